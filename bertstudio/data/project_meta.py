@@ -276,7 +276,7 @@ def _check_file_entry(what: str, info: Any, folder: str) -> None:
         raise _Damaged(f"{what} names the data file {info.get('file')!r}, which is not a file in {folder}/")
     if not _is_count(info.get("rows")):
         raise _Damaged(f"{what} has {info.get('rows')!r} rows, not a whole number >= 0")
-    for key in ("source", "imported", "lineage"):
+    for key in ("source", "imported", "lineage", "lineage_since"):
         if info.get(key) is not None and not isinstance(info[key], str):
             raise _Damaged(f"{what}: {key} is {info[key]!r}, not text")
 

@@ -776,9 +776,10 @@ def project_meta_of(folder: str | Path) -> dict[str, Any] | None:
 def rows_then(started: float | None, info: Mapping[str, Any] | None) -> str | None:
     """For a run that recorded no lineage with its predictions (before runs kept it), which rows of a
     split it evaluated, told from the split's entry in project.json now (``info``) and when the run
-    started: the split's lineage of today ("" for none) when its rows were imported before the run,
-    else a mark that they were replaced since. None when either time is unknown: paired as before."""
-    imported = _timestamp((info or {}).get("imported"))
+    started: the split's lineage of today ("" for none) when its rows were there before the run (since
+    the lineage began: appends keep it), else a mark that they were replaced since. None when either
+    time is unknown: paired as before."""
+    imported = _timestamp((info or {}).get("lineage_since") or (info or {}).get("imported"))
     if started is None or imported is None:
         return None
     now = str((info or {}).get("lineage") or "")

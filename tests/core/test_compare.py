@@ -555,6 +555,7 @@ def test_a_run_from_before_lineages_is_not_paired_with_rows_imported_after_it(tm
     meta.pop("checksum")
     imported = datetime.fromisoformat(meta["splits"]["dev"]["imported"])
     meta["splits"]["dev"]["imported"] = (imported - timedelta(hours=2)).isoformat()  # imported long ago
+    meta["splits"]["dev"].pop("lineage_since", None)  # by a version that did not record when its rows began
     write_meta(tmp_path / "p", meta, None)
     project = Project.open(tmp_path / "p")
     golds = [project.gold("dev", i) for i in range(4)]
@@ -569,6 +570,10 @@ def test_a_run_from_before_lineages_is_not_paired_with_rows_imported_after_it(tm
     for folder in (old_a, old_b):
         os.utime(folder / "config.toml", (hour_ago, hour_ago))
     assert all(p.split == "dev" for p in read_predictions(old_a, splits=project.split_info))
+    # rows appended since are no other rows under the old numbers: the old runs still read theirs
+    project.import_examples(from_records("sentence", [{"text": "one more", "label": "pos"}], labels=["pos", "neg"]), "dev")
+    assert all(p.split == "dev" for p in read_predictions(old_a, splits=project.split_info))
+    assert len(compare_runs(old_a, old_b).rows) == 4
     project.import_examples(from_records("sentence", [{"text": f"completely different {i}", "label": "pos"}
                                                       for i in range(4)], labels=["pos", "neg"]), "dev", replace=True)
     lineage = project.split_info["dev"]["lineage"]
