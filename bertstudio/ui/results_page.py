@@ -17,7 +17,7 @@ only when it is of the project's kind and only where the gold values agree.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +179,7 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
     ``datasets`` (each split's rows; ``project_kind`` None: no project); a prediction whose gold
     or label no table or plot of its kind can take is left out and said (``skipped``). The
     joined rows read the run's classes under today's names (``project_label_ids``: the
-    project's label ids, in ``project_labels`` order); the per-class report keeps the run's."""
+    project's label ids, in ``project_labels`` order); the per-class report too (_report_now)."""
     info = read_run(folder)
     kind = info.kind or project_kind or "sentence"
     spec = get_spec(kind)
@@ -225,7 +225,24 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
     rows = join_rows(preds, datasets or {}, same_kind=same_kind, foreign=foreign,
                      gold_column=spec.gold_column, names=names, labels=project_labels)
     labels_now = [value_now(n, names, project_labels) for n in labels] if names is not None else None
-    return LoadedRun(folder, info, kind, labels, preds, skipped, report, rows, unsaved, labels_now)
+    return LoadedRun(folder, info, kind, labels, preds, skipped, _report_now(report, names, project_labels), rows,
+                     unsaved, labels_now)
+
+
+def _report_now(report: Any, names: dict[str, str | None] | None, labels: list[str]) -> Any:
+    """The per-class report's classes under today's names, as the confusion matrix and the rows read
+    them (after pos was renamed positive, the table still said pos beside a matrix saying positive);
+    an entity type follows its B- tag's rename."""
+    if report is None or names is None:
+        return report
+
+    def now(name: str) -> str:
+        if report.unit == "entities":
+            moved = names.get(f"B-{name}")
+            return moved[2:] if isinstance(moved, str) and moved.startswith("B-") else name
+        return str(value_now(name, names, labels))
+
+    return replace(report, classes=tuple(replace(c, name=now(c.name)) for c in report.classes))
 
 
 class ResultsPage(QWidget):

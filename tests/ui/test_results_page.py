@@ -734,6 +734,9 @@ def test_after_a_rename_a_right_run_shows_no_error_and_a_removed_class_is_not_wr
     project.rename_label("pos", "positive")
     page = _page_with_no_errors(qtbot, project, tmp_path, run)
     assert page.model.predicted_value(page.current_prediction()) == "positive" and page.accept_button.isEnabled()
+    table = page.metrics_panel.per_class_table  # the run's report under today's names, as its matrix
+    assert {table.item(i, 0).text() for i in range(table.rowCount())} >= {"positive", "neg"}
+    assert "pos" not in {table.item(i, 0).text() for i in range(table.rowCount())}
     # a class removed since the run: refused, even where a later label took its old name
     project.add_label("meh")
     run = _right_run(project, "with-meh")
