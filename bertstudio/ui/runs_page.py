@@ -318,6 +318,8 @@ class RunsPage(QWidget):
         self.resume_button.clicked.connect(self._resume_selected)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
+        # plain: it shows run folders' names as they are (a run named "<b>x</b>" read as markup)
+        self.follow_label.setTextFormat(Qt.TextFormat.PlainText)
         self.monitor = TrainingMonitor(names=False)
         bar = QHBoxLayout()
         for w in (refresh, open_button, self.follow_button, self.compare_button, self.rename_button, self.resume_button):

@@ -441,3 +441,18 @@ def test_a_closed_project_stops_following_without_calling_its_runs_gone(qtbot, s
     page.refresh()
     assert page.follower is None and "No project open" in page.follow_label.text()
     assert "removed" not in page.monitor.log_view.toPlainText()
+
+
+def test_a_followed_run_named_with_markup_reads_as_it_is(qtbot, session, tmp_path):
+    """Following a run named "<b>bold" showed "Following …/bold" in bold: the label guessed rich text."""
+    from PySide6.QtCore import Qt
+
+    folder = tmp_path / "<b>bold"
+    folder.mkdir()
+    (folder / "history.jsonl").write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cuda", "bf16")))
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.follow(folder)
+    assert page.follow_label.textFormat() == Qt.TextFormat.PlainText
+    assert page.follow_label.text().endswith("<b>bold")
+    page.stop_following()
