@@ -260,21 +260,27 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if a.kind != b.kind:
         raise DataError(f"run {a.name} is a {a.kind} run but {b.name} is a {b.kind} run", path=b.folder,
                         where="run comparison", expected="two runs of the same task kind")
-    silent = [_why_no_predictions(record) for record in (a, b) if not record.predictions]
+    # the notes are rundir.Said: the English, and its kind and facts for the app to say ("A"/"B": which run)
+    silent = [_why_no_predictions(record, side) for side, record in (("A", a), ("B", b)) if not record.predictions]
     if silent:  # a cancelled run: its curves and settings still compare, its examples cannot
-        return _curves_only(a, b, f"{'; '.join(silent)}{_ONLY}")
+        return _curves_only(a, b, rundir.Said(f"{'; '.join(silent)}{_ONLY}", "no_predictions", runs=silent))
     lines_a, lines_b = _lineages(a, b), _lineages(b, a)
     replaced = sorted(s for s, line in lines_a.items() if lines_b.get(s, line) != line)
+    projects = rundir.label_ids_project(a.folder), rundir.label_ids_project(b.folder)
+    if replaced and None not in projects and projects[0] != projects[1]:  # not replaced rows: another project's
+        return _curves_only(a, b, rundir.Said(f"{b.name} is a run of another project than {a.name} (their label ids "
+                                              f"say so){_ONLY}", "other_project"))
     if replaced:  # the same row numbers, other examples: pairing them would compare unrelated rows
-        return _curves_only(a, b, f"the {' and '.join(replaced)} rows were replaced between the two runs: no "
-                                  "examples to compare, only the curves and the settings")
+        return _curves_only(a, b, rundir.Said(f"the {' and '.join(replaced)} rows were replaced between the two runs"
+                                              f"{_ONLY}", "replaced", splits=replaced))
     a = in_names_of(a, b)
     task = get_task(b.kind)
     pairing = pair_rows(a, b)
     rows = pairing.rows
     if not rows:
-        return _curves_only(a, b, pairing.refused or "the two runs share no evaluated rows (evaluated on different "
-                                                      "data): only the curves and the settings compare", pairing)
+        return _curves_only(a, b, pairing.refused or rundir.Said("the two runs share no evaluated rows (evaluated on "
+                                                                 "different data): only the curves and the settings "
+                                                                 "compare", "no_shared_rows"), pairing)
     # one rule for both runs, from the shared golds' scale: a fixed ±0.5 counted every score wrong on
     # 0-100 and none on 0-1
     is_error = error_rule(task, [r.gold for r in rows], b.config.get("glue_task") or a.config.get("glue_task"))
@@ -287,7 +293,7 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
         if metric_a is not None and metric_b is not None:
             change = C.paired_bootstrap(key, metric_a, metric_b, resamples=resamples, seed=seed)
         else:
-            note = f"no interval: {key} has no per-row form for {b.kind} runs"
+            note = rundir.Said(f"no interval: {key} has no per-row form for {b.kind} runs", "no_interval", metric=key)
     return RunComparison(a, b, rows, outcomes, change, pairing.paired_by, pairing.relabelled, settings_diff(a, b),
                          curves(a), curves(b), note, pairing.edited, pairing.gold_differs,
                          getattr(is_error, "tolerance", None))
@@ -351,23 +357,27 @@ _NOT_SAVED_YET = {"running": "still training", "interrupted": "interrupted befor
                   "failed": "failed before it saved them", "cancelled": "cancelled before it saved them"}
 
 
-def _why_no_predictions(record: RunRecord) -> str:
+def _why_no_predictions(record: RunRecord, side: str) -> rundir.Said:
     """Why a run has no prediction to pair: a run whose metrics.json holds scores did evaluate; one
     whose history holds evaluations did too, and has not saved them (yet), as its status says (it
-    was called "never evaluated" beside the dialog's own plot of its evaluations)."""
+    was called "never evaluated" beside the dialog's own plot of its evaluations). Its facts:
+    ``side`` (A or B) and ``status`` where that is the reason."""
+    def said(text: str, kind: str, **facts: Any) -> rundir.Said:
+        return rundir.Said(text, kind, side=side, **facts)
+
     if not record.metrics:
         evaluated = any(isinstance(ev, Evaluated) for ev in record.history)
         status = rundir.read_run(record.folder).status
         if evaluated:
             why = _NOT_SAVED_YET.get(status)
-            return (f"{record.name} has no predictions yet ({why})" if why else
-                    f"{record.name} evaluated but saved no {rundir.PREDICTIONS}")
+            return (said(f"{record.name} has no predictions yet ({why})", "not_saved_yet", status=status) if why else
+                    said(f"{record.name} evaluated but saved no {rundir.PREDICTIONS}", "not_saved"))
         if status == "running":
-            return f"{record.name} has not evaluated yet (still training)"
-        return f"{record.name} never evaluated"
+            return said(f"{record.name} has not evaluated yet (still training)", "not_evaluated_yet")
+        return said(f"{record.name} never evaluated", "never_evaluated")
     if (record.folder / rundir.PREDICTIONS).exists():
-        return f"{record.name}'s {rundir.PREDICTIONS} holds no prediction"
-    return f"{record.name} has no {rundir.PREDICTIONS} (its {rundir.METRICS} holds scores)"
+        return said(f"{record.name}'s {rundir.PREDICTIONS} holds no prediction", "empty_predictions")
+    return said(f"{record.name} has no {rundir.PREDICTIONS} (its {rundir.METRICS} holds scores)", "no_predictions_file")
 
 
 def _curves_only(a: RunRecord, b: RunRecord, note: str, pairing: Pairing | None = None) -> RunComparison:

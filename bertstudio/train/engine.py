@@ -465,7 +465,7 @@ def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path
     change = data_change(saved.get("data"), now["data"], train_set)
     if change is not None:
         raise DataError(f"the training data changed since the run stopped: {change}", path=train_set.source,
-                        where=where[0], expected=expected)
+                        where=where[0], expected=expected, facts=_change_facts("train", saved["data"], now["data"], train_set))
     if "eval_data" in saved:  # (a checkpoint from before runs kept it: nothing said)
         then, after = saved["eval_data"], now["eval_data"]
         if then is None or after is None:
@@ -475,12 +475,23 @@ def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path
         if change is not None:
             raise DataError(f"the evaluation data changed since the run stopped: {change}",
                             path=eval_set.source if eval_set is not None else None, where=where[1],
-                            expected=expected.replace("trained on", "was scored on"))
+                            expected=expected.replace("trained on", "was scored on"),
+                            facts=_change_facts("eval", then, after, train_set))
     then = saved.get("data")
     if isinstance(then, dict) and then.get("order") not in (None, now["data"]["order"]):
         log.warning("%s: the training rows are the same, in another order than when the run stopped: the resumed run "
                     "goes on, but will not end exactly as an uninterrupted one", train_set.source or "the training data")
     return now
+
+
+def _change_facts(split: str, then: Any, now: Any, train_set: Any) -> dict[str, Any]:
+    """The facts of a refused resume on changed project rows, for the app to say in its own words
+    (ui/run_words.data_change_refusal: the Train page said the engine's English in its Chinese
+    window); none for a file's rows (the CLI's, whose message names the file and flags)."""
+    if train_set.source is not None or not isinstance(then, dict) or not isinstance(now, dict):
+        return {}
+    return {"refusal": "data_changed", "split": split, "rows": now.get("rows"), "rows_then": then.get("rows"),
+            "same_inputs": then.get("inputs") == now.get("inputs")}
 
 
 def _resumed_precision(config: TrainConfig, saved: dict[str, Any]) -> TrainConfig:

@@ -1165,17 +1165,35 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def interrupted_message(folder: Path) -> str:
+class Said(str):
+    """The core's English sentence (a str, as the CLI prints it), with what it says as data for an
+    interface that says it in its own language: ``kind`` (which sentence) and ``facts`` (its names
+    and numbers). The Runs page and the Resume box said "it kept no checkpoint to go on from" in
+    English inside the Chinese window."""
+
+    kind: str
+    facts: dict[str, Any]
+
+    def __new__(cls, text: str, kind: str, **facts: Any) -> "Said":
+        said = super().__new__(cls, text)
+        said.kind, said.facts = kind, facts
+        return said
+
+
+def interrupted_message(folder: Path) -> Said:
     """What a reader says of a run whose process ended without finishing it: how to continue it,
-    or, when its checkpoint cannot be resumed, why (a command that always fails was offered)."""
-    found, said = find_checkpoint(folder / CHECKPOINTS / "last"), ""
+    or, when its checkpoint cannot be resumed, why (a command that always fails was offered).
+    Its facts: ``command`` (the resume command) or ``why`` (:func:`not_resumable`'s), or neither."""
+    found, said, facts = find_checkpoint(folder / CHECKPOINTS / "last"), "", {}
     if found is not None:  # asked once (it reads config.toml and state.json) for every interrupted run listed
         why = not_resumable(folder)
-        said = f"; {why}" if why else f"; continue it with: {_resume_line(folder, found)}"
-    return "the training stopped without finishing (its process was closed or crashed)" + said
+        facts = {"why": why} if why else {"command": _resume_line(folder, found)}
+        said = f"; {why}" if why else f"; continue it with: {facts['command']}"
+    return Said("the training stopped without finishing (its process was closed or crashed)" + said, "interrupted",
+                **facts)
 
 
-def not_resumable(root: Path) -> str | None:
+def not_resumable(root: Path) -> Said | None:
     """Why ``bertstudio train --config RUN/config.toml --resume`` cannot continue the run in
     ``root`` whatever the user types, said with what can be done instead; None when it can. A
     run the app started trained on its project's rows, which its config.toml does not name: the
@@ -1184,12 +1202,12 @@ def not_resumable(root: Path) -> str | None:
     try:
         config = read_config(root)
     except ConfigError as exc:
-        return f"it cannot be resumed: {exc}"
+        return Said(f"it cannot be resumed: {exc}", "bad_config", error=str(exc))
     if config is None:
-        return f"it cannot be resumed: its {CONFIG} is missing"
+        return Said(f"it cannot be resumed: its {CONFIG} is missing", "no_config", file=CONFIG)
     if not (config.train_file or (config.glue_task and config.data_dir)):
-        return ("it trained on its project's rows, which its config.toml does not name, so the command line cannot "
-                "resume it: resume it in the app (Runs page, select it, Resume)")
+        return Said("it trained on its project's rows, which its config.toml does not name, so the command line "
+                    "cannot resume it: resume it in the app (Runs page, select it, Resume)", "project_rows")
     missing = [(name, flag, value) for name, flag, value in (("training", "--train", config.train_file),
                                                              ("evaluation", "--eval", config.eval_file))
                if value and not Path(value).exists()]
@@ -1198,46 +1216,52 @@ def not_resumable(root: Path) -> str | None:
     files = " and ".join(f"{name} file {value}" for name, _, value in missing)
     said = f"it cannot be resumed while its {files} {'are' if len(missing) > 1 else 'is'} missing: put "
     said += "them back there" if len(missing) > 1 else "it back there"
-    if keeps_fingerprints(root / CHECKPOINTS / "last"):  # its rows are known by their fingerprints, not by path
+    moved = keeps_fingerprints(root / CHECKPOINTS / "last")  # its rows are known by their fingerprints, not by path
+    if moved:
         flags = " and ".join(flag for _, flag, _ in missing)
         said += f", or resume with {flags} naming where {'they lie' if len(missing) > 1 else 'it lies'} now"
-    return said
+    return Said(said, "files_missing", files=[str(value) for _, _, value in missing],
+                flags=[flag for _, flag, _ in missing] if moved else [])
 
 
-def project_resume_problem(root: Path, project: Any) -> str | None:
+def project_resume_problem(root: Path, project: Any) -> Said | None:
     """Why the app cannot continue the run in ``root`` on the rows of ``project`` (the open one),
     said with what can be done instead; None when it can (whether the rows are still those it
     trained on is the engine's check, from the checkpoint's fingerprints: a checkpoint written
-    before it kept them is refused here, since nothing could check them)."""
+    before it kept them is refused here, since nothing could check them). The app says its
+    ``kind`` and ``facts`` in the user's language (:class:`Said`)."""
     if writer_active(root):
-        return "it is still training"
+        return Said("it is still training", "training")
     if run_finished(root):
-        return "it has finished; there is nothing to resume"
+        return Said("it has finished; there is nothing to resume", "finished")
     found = find_checkpoint(root / CHECKPOINTS / "last")
     if found is None:
-        return ("it kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window keeps "
-                "one (not a crashed or killed run, nor one stopped before its first step)")
+        return Said("it kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window "
+                    "keeps one (not a crashed or killed run, nor one stopped before its first step)", "no_checkpoint")
     if not keeps_fingerprints(found):
-        return ("it was stopped by an older bertstudio, which did not record the rows it trained on, so nothing "
-                "could check they are still the same: train it again")
+        return Said("it was stopped by an older bertstudio, which did not record the rows it trained on, so nothing "
+                    "could check they are still the same: train it again", "old_checkpoint")
     try:
         config = read_config(root)
     except ConfigError as exc:
-        return f"it cannot be resumed: {exc}"
+        return Said(f"it cannot be resumed: {exc}", "bad_config", error=str(exc))
     if config is None:
-        return f"it cannot be resumed: its {CONFIG} is missing"
+        return Said(f"it cannot be resumed: its {CONFIG} is missing", "no_config", file=CONFIG)
     if config.train_file or config.glue_task:
         why = not_resumable(root)
-        return ("it trained on data files, not on the project's rows; "
-                + (why if why else f"continue it with: {_resume_line(root, found)}"))
+        command = None if why else _resume_line(root, found)
+        return Said("it trained on data files, not on the project's rows; "
+                    + (why if why else f"continue it with: {command}"), "data_files", why=why, command=command)
     owner, uid = label_ids_project(root), getattr(project, "uid", None)
     if owner is not None and uid is not None and owner != uid:
-        return "it was trained in another project (its label ids say so); resume it there"
+        return Said("it was trained in another project (its label ids say so); resume it there", "other_project")
     names = run_names_now(root, project) or {}
-    changed = [f"{old} -> {new or '(removed)'}" for old, new in names.items() if new != old]
+    changed = [(old, new) for old, new in names.items() if new != old]
     if changed:  # the checkpoint's head answers with its names: the project's rows now carry others
-        return (f"its labels were renamed or removed since it stopped ({', '.join(changed)}): a resume goes on "
-                "with the labels it trained with; rename them back to resume it, or train it again")
+        listed = ", ".join(f"{old} -> {new or '(removed)'}" for old, new in changed)
+        return Said(f"its labels were renamed or removed since it stopped ({listed}): a resume goes on "
+                    "with the labels it trained with; rename them back to resume it, or train it again", "renamed",
+                    changed=changed)
     return None
 
 

@@ -132,6 +132,34 @@ def say(reasons: Iterable[Reason], translate: Any = None) -> str | None:
     return "; ".join(said) or None
 
 
+def reasons_in(text: str | None) -> list[Reason] | None:
+    """The reasons (keys of :data:`REASONS` and their values) a run's ``auto_reason`` (the English
+    of :func:`say`, as its config.toml keeps it) says, for the app to say them again in the user's
+    language (the Runs page showed the Train page's Chinese reason in English); None when a part
+    is none of them (a reason written by another version: shown as written)."""
+    import re
+
+    found: list[Reason] = []
+    for part in text.split("; ") if text else []:
+        for key, template in REASONS.items():
+            named: set[str] = set()
+
+            def group(match: Any) -> str:  # a name met again must hold the same value: {limit} twice
+                name = match.group(1)
+                first = name not in named
+                named.add(name)
+                return f"(?P<{name}>.+?)" if first else f"(?P={name})"
+
+            pattern = re.sub(r"\\\{(\w+)\\\}", group, re.escape(template))
+            matched = re.fullmatch(pattern, part)
+            if matched:
+                found.append((key, matched.groupdict()))
+                break
+        else:
+            return None
+    return found
+
+
 def is_sentence_transformer(model: str | None) -> bool:
     """Whether ``model`` (a folder; None: the bundled one) is a sentence-transformer: its
     modules.json names a Pooling module (how it was trained to be read)."""

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
 from bertstudio.metrics.display import format_change, format_metric
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.plots import follow_palette
+from bertstudio.ui.run_words import compare_note
+from bertstudio.ui.runs_page import shown_run_name
 
 _COLOURS = {"A": "#1f77b4", "B": "#d62728"}
 _ROW_ROLE = Qt.ItemDataRole.UserRole
@@ -52,8 +54,11 @@ class RunCompareDialog(QDialog):
         self.setObjectName("runCompareDialog")
         self.session = session
         self.folders = (Path(folder_a), Path(folder_b))
+        # two runs of one name (two seeds jobs' seed-42) told apart by their job folder, as the Runs page does
+        shared = {self.folders[0].name} if self.folders[0].name == self.folders[1].name else set()
+        self.names = {"A": shown_run_name(self.folders[0], shared), "B": shown_run_name(self.folders[1], shared)}
         self.result: Any = None
-        self.setWindowTitle(self.tr("Compare runs: {a} → {b}").format(a=self.folders[0].name, b=self.folders[1].name))
+        self.setWindowTitle(self.tr("Compare runs: {a} → {b}").format(a=self.names["A"], b=self.names["B"]))
         self.resize(1100, 760)
         self.summary = QLabel(self.tr("Comparing…"), objectName="compareSummary", wordWrap=True)
         # rich text, said so: Qt's guess read a run named "lr<1e-3" as plain and showed the <br> tags;
@@ -147,15 +152,16 @@ class RunCompareDialog(QDialog):
 
     def _fill_summary(self, r: Any) -> None:
         if not r.rows:  # a run that never evaluated, or evaluated on other data: curves and settings only
-            self.summary.setText(self.tr("A = {a}, B = {b}.").format(a=html.escape(r.a.name), b=html.escape(r.b.name))
+            self.summary.setText(self.tr("A = {a}, B = {b}.").format(a=html.escape(self.names["A"]),
+                                                                      b=html.escape(self.names["B"]))
                                  + "<br>"
-                                 + html.escape(r.note))
+                                 + html.escape(compare_note(r.note, self.names)))
             return
         o = r.outcomes
         how = {"project row": self.tr("project row"), "inputs": self.tr("the examples' text")}.get(
             r.paired_by, self.tr("position in the evaluation set"))
         text = self.tr("A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).").format(
-            a=html.escape(r.a.name), b=html.escape(r.b.name), n=len(r.rows), how=how)
+            a=html.escape(self.names["A"]), b=html.escape(self.names["B"]), n=len(r.rows), how=how)
         if r.relabelled:
             text += " " + self.tr("%n row(s) relabelled between the runs are left out.", "", r.relabelled)
         if r.edited:
@@ -177,7 +183,7 @@ class RunCompareDialog(QDialog):
                 d=format_change(c.metric, c.delta), lo=format_change(c.metric, c.low),
                 hi=format_change(c.metric, c.high), k=c.resamples)
         elif r.note:
-            text += "<br>" + html.escape(r.note)
+            text += "<br>" + html.escape(compare_note(r.note, self.names))
         self.summary.setText(text)
 
     def _fill_curves(self, r: Any) -> None:
@@ -188,7 +194,7 @@ class RunCompareDialog(QDialog):
             plot.clear()
         for name, curves in (("A", r.curves_a), ("B", r.curves_b)):
             pen = pg.mkPen(_COLOURS[name], width=2)
-            label = f"{name}: {html.escape((r.a if name == 'A' else r.b).name)}"  # the legend is HTML
+            label = f"{name}: {html.escape(self.names[name])}"  # the legend is HTML
             # a lone point (a run shorter than its logging interval) is a dot: a line of one point draws nothing
             dot = dict(symbol="o", symbolSize=6, symbolBrush=_COLOURS[name]) if len(curves.loss) == 1 else {}
             self.loss_by_step.plot(curves.steps, curves.loss, pen=pen, name=label, **dot)

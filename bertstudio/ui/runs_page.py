@@ -14,7 +14,7 @@ import logging
 import os
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -41,6 +41,7 @@ from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.run_reader import READING
+from bertstudio.ui.run_words import auto_reason_text, interrupted_text
 from bertstudio.ui.training_monitor import TrainingMonitor
 
 log = logging.getLogger(__name__)
@@ -144,6 +145,14 @@ def main_score(info: RunInfo) -> tuple[str, float] | None:
     return key, info.metrics[key]
 
 
+def shown_run_name(folder: Path, shared: Collection[str]) -> str:
+    """A run's name as the app shows it: with its job folder's when it is one of ``shared`` (names
+    two runs shown together share): two seeds jobs' runs read "seed-42" twice, in the Runs page's
+    rows and in Compare (seeds5/seed-42 and seeds4/seed-42 now)."""
+    folder = Path(folder)
+    return f"{folder.parent.name}/{folder.name}" if folder.name in shared else folder.name
+
+
 class RunsModel(QAbstractTableModel):
     COLUMNS = ("run", "status", "task", "model", "mode", "epochs", "lr", "batch", "score", "started")
     _CHOSEN = ("mode", "epochs", "lr", "batch")  # the settings Automatic may have chosen: its reason as their tooltip
@@ -187,9 +196,8 @@ class RunsModel(QAbstractTableModel):
         return [self._listed[row] for row in ranked]  # stable: runs of one value stay oldest first
 
     def shown_name(self, info: RunInfo) -> str:
-        """The run's name, with its job folder's when another listed run shares it: two seeds
-        jobs' runs read "seed-42" twice (seeds5/seed-42 and seeds4/seed-42 now)."""
-        return f"{info.folder.parent.name}/{info.name}" if info.name in self._shared else info.name
+        """The run's name, with its job folder's when another listed run shares it (:func:`shown_run_name`)."""
+        return shown_run_name(info.folder, self._shared)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.runs)
@@ -210,10 +218,12 @@ class RunsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if key == "run":
                 return str(info.folder)
-            said = [info.message] if info.message else []  # how it ended: a failed Automatic run says why
+            # how it ended: a failed Automatic run says why; an interrupted one how to go on, in the user's words
+            said = [interrupted_text(info.message)] if info.message else []
             if key in self._CHOSEN and info.config is not None and info.config.auto_reason:
-                # why bertstudio chose these settings (train/small_data), kept in the run's config.toml
-                said.insert(0, self.tr("Chosen for the data: %1").replace("%1", info.config.auto_reason))
+                # why bertstudio chose these settings (train/small_data), kept in English in the run's
+                # config.toml: said as the Train page says it
+                said.insert(0, self.tr("Chosen for the data: %1").replace("%1", auto_reason_text(info.config.auto_reason)))
             # from the run's files (a received project can hold anything there): escaped inside rich
             # text, shown as written; a bare '<img src=...>' would be read as markup
             shown = "<br>".join(escape(line, quote=False).replace("\n", "<br>") for line in said)

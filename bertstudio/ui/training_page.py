@@ -582,6 +582,7 @@ class TrainingPage(QWidget):
         shown as any failed run is."""
         from bertstudio.train.rundir import CHECKPOINTS, project_resume_problem, read_config
         from bertstudio.train.sources import project_rows
+        from bertstudio.ui.run_words import resume_refusal
 
         if not self.session.has_project():
             return self.tr("No project is open.")
@@ -593,8 +594,8 @@ class TrainingPage(QWidget):
             config = read_config(folder) if why is None else None
         except (BertStudioError, OSError) as exc:
             why = str(exc)
-        if why is not None or config is None:
-            return self.tr("{run} cannot be resumed here: {why}").format(run=folder.name, why=why or "")
+        if why is not None or config is None:  # the core's reason in the user's words (rundir.Said)
+            return self.tr("{run} cannot be resumed here: {why}").format(run=folder.name, why=resume_refusal(why or ""))
         train_all = self.session.examples("train")
         train, dev = project_rows(train_all, labelled_rows(train_all)), None
         if config.hold_out is None and self.session.split_size("dev"):  # it evaluated on the dev split
@@ -763,6 +764,9 @@ class TrainingPage(QWidget):
                 t=t, n=n, p=format_percent(t / n, 1)))  # a head alone on a frozen encoder: 0.003%, not 0.0%
 
     def _on_ended(self, ev: RunFinished) -> None:
+        from bertstudio.ui.run_words import data_change_refusal
+
+        facts = getattr(self.worker, "failure_facts", None) or {}
         self.monitor.on_ended(ev)
         self.worker = None
         self.estimate_label.hold(False)
@@ -770,7 +774,8 @@ class TrainingPage(QWidget):
         self._refresh_state()
         if ev.status == "failed":
             self._drop_unused_run_folders()  # refused before writing (a model refused, no such device): none kept
-            self._show_error(ev.message or self.tr("Training failed."))
+            # a resume refused on changed project rows in the user's words (the engine's facts), else as the core says
+            self._show_error(data_change_refusal(facts) or ev.message or self.tr("Training failed."))
         elif ev.status == "cancelled" and ev.step == 0:  # during loading, SetFit or the probe: nothing saved
             self._drop_unused_run_folders()
             self.status_label.setText(self.tr("Run cancelled before its first step: nothing was trained or saved."))

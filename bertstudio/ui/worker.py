@@ -242,6 +242,8 @@ class TrainingWorker(QObject):
         self._train_fn = train_fn
         self.throttle_s = throttle_s
         self._cancel = threading.Event()
+        # a failed run's error's facts (errors.BertStudioError), for the page to say it in its own words
+        self.failure_facts: dict[str, Any] = {}
         self._job: ThreadJob | None = None
         self._pending: list[StepLogged] = []
         self._last_emit = 0.0
@@ -316,6 +318,7 @@ class TrainingWorker(QObject):
     # --- back on the GUI thread -------------------------------------------------------
     @Slot(object)
     def _on_returned(self, result: Any) -> None:
+        self.failure_facts = dict(getattr(getattr(result, "error", None), "facts", None) or {})
         finished = self._finished
         if finished is None:  # a train function that reports no RunFinished event (a test's)
             finished = RunFinished(status=getattr(result, "status", "finished"), step=getattr(result, "step", 0),
@@ -327,4 +330,5 @@ class TrainingWorker(QObject):
     def _on_raised(self, exc: BaseException) -> None:
         self._flush()
         message = str(exc) if isinstance(exc, BertStudioError) else f"{type(exc).__name__}: {exc}"
+        self.failure_facts = dict(exc.facts) if isinstance(exc, BertStudioError) else {}
         self.ended.emit(RunFinished(status="failed", step=0, output_dir=self.config.output_dir, message=message))

@@ -506,6 +506,217 @@
         <source>{source}: {text}</source>
         <translation>{source}：{text}</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <source>The training stopped without finishing (its process was closed or crashed).</source>
+        <translation>训练未完成就停止了（其进程被关闭或崩溃）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="41"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="80"/>
+        <source>Continue it with: {command}</source>
+        <translation>用以下命令继续：{command}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="51"/>
+        <source>It is still training.</source>
+        <translation>它仍在训练中。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="52"/>
+        <source>It has finished: there is nothing to resume.</source>
+        <translation>它已完成，没有可继续的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="53"/>
+        <source>It kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window keeps one (not a crashed or killed run, nor one stopped before its first step). Train it again.</source>
+        <translation>它没有保存可以继续的检查点：只有通过“取消”、Ctrl-C 或关闭窗口停止的运行才会保存（崩溃或被终止的运行、在第一步之前停止的运行都不会）。请重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="56"/>
+        <source>It was stopped by an older bertstudio, which did not record the rows it trained on, so nothing could check they are still the same. Train it again.</source>
+        <translation>它由旧版 bertstudio 停止，旧版没有记录训练所用的行，因此无法检查这些行是否仍然相同。请重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="58"/>
+        <source>It was trained in another project (its label ids say so): resume it there.</source>
+        <translation>它是在另一个项目中训练的（其标签 ID 表明了这一点）：请在那个项目中继续。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="59"/>
+        <source>It trained on its project&apos;s rows, which the command line cannot name: resume it in the app (Runs page, select it, Resume).</source>
+        <translation>它是在项目的行上训练的，命令行无法指定这些行：请在应用中继续（“运行”页面，选中它，点“继续”）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="65"/>
+        <source>Its settings cannot be read: {error}</source>
+        <translation>无法读取它的设置：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="67"/>
+        <source>Its settings file {file} is missing.</source>
+        <translation>它的设置文件 {file} 不见了。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_words.py" line="70"/>
+        <source>Its data file(s) %1 are missing: put them back there.</source>
+        <translation>
+            <numerusform>它的数据文件 %1 不见了：请把它们放回原处。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="73"/>
+        <source>Or resume with %1 naming where they lie now.</source>
+        <translation>或者在继续时用 %1 指明它们现在的位置。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="77"/>
+        <source>It trained on data files, not on the project&apos;s rows.</source>
+        <translation>它是在数据文件上训练的，而不是在项目的行上。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="82"/>
+        <source>(removed)</source>
+        <translation>（已删除）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="84"/>
+        <source>Its labels were renamed or removed since it stopped ({changed}): a resume goes on with the labels it trained with. Rename them back to resume it, or train it again.</source>
+        <translation>它停止后，其标签被重命名或删除了（{changed}）：继续运行会沿用它训练时的标签。请把标签改回原名再继续，或重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="97"/>
+        <source>The project&apos;s evaluation rows changed since the run stopped: %1 then, %2 now.</source>
+        <translation>运行停止后，项目的评估行发生了变化：当时 %1 行，现在 %2 行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="98"/>
+        <source>The project&apos;s labelled training rows changed since the run stopped: %1 then, %2 now.</source>
+        <translation>运行停止后，项目已标注的训练行发生了变化：当时 %1 行，现在 %2 行。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_words.py" line="101"/>
+        <source>The project&apos;s evaluation rows changed since the run stopped: the same %n rows, with other golds.</source>
+        <translation>
+            <numerusform>运行停止后，项目的评估行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_words.py" line="103"/>
+        <source>The project&apos;s labelled training rows changed since the run stopped: the same %n rows, with other golds.</source>
+        <translation>
+            <numerusform>运行停止后，项目已标注的训练行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_words.py" line="106"/>
+        <source>The project&apos;s evaluation rows changed since the run stopped: %n rows then and now, but other ones.</source>
+        <translation>
+            <numerusform>运行停止后，项目的评估行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_words.py" line="108"/>
+        <source>The project&apos;s labelled training rows changed since the run stopped: %n rows then and now, but other ones.</source>
+        <translation>
+            <numerusform>运行停止后，项目已标注的训练行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="110"/>
+        <source>Undo the edits made since it stopped to resume it, or start a new run.</source>
+        <translation>撤销它停止后所做的修改即可继续，或者开始新的运行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="117"/>
+        <source>Only the curves and the settings compare.</source>
+        <translation>只比较曲线和设置。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="121"/>
+        <source>The %1 rows were replaced between the two runs: no examples to compare.</source>
+        <translation>两次运行之间，%1的行被替换了：没有可比较的样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="125"/>
+        <source>{b} is a run of another project than {a} (their label ids say so): no examples to compare.</source>
+        <translation>{b} 与 {a} 属于不同的项目（它们的标签 ID 表明了这一点）：没有可比较的样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="129"/>
+        <source>The two runs share no evaluated rows (they evaluated on different data).</source>
+        <translation>两次运行没有共同的评估行（它们在不同的数据上评估）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="131"/>
+        <source>No interval: {metric} has no per-row form for this kind of run.</source>
+        <translation>没有置信区间：对这类运行，{metric} 没有逐行的形式。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <source>train</source>
+        <translation>训练集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <source>dev</source>
+        <translation>验证集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <source>test</source>
+        <translation>测试集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="146"/>
+        <source>still training</source>
+        <translation>仍在训练</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="146"/>
+        <source>interrupted before it saved them</source>
+        <translation>在保存之前被中断</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="147"/>
+        <source>failed before it saved them</source>
+        <translation>在保存之前失败</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="147"/>
+        <source>cancelled before it saved them</source>
+        <translation>在保存之前被取消</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="149"/>
+        <source>{run} has no predictions yet ({why}).</source>
+        <translation>{run} 还没有预测结果（{why}）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="150"/>
+        <source>{run} evaluated but saved no {file}.</source>
+        <translation>{run} 评估过，但没有保存 {file}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="153"/>
+        <source>{run}&apos;s {file} holds no prediction.</source>
+        <translation>{run} 的 {file} 中没有预测结果。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="154"/>
+        <source>{run} has no {file} (its {metrics} holds scores).</source>
+        <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="151"/>
+        <source>{run} has not evaluated yet (still training).</source>
+        <translation>{run} 还没有评估过（仍在训练）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
+        <source>{run} never evaluated.</source>
+        <translation>{run} 从未评估过。</translation>
+    </message>
 </context>
 <context>
     <name>AddExampleDialog</name>
@@ -3197,167 +3408,167 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="278"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="664"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="681"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="286"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="303"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="325"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="310"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="327"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="314"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="331"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="387"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="404"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="433"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="450"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="455"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="472"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="537"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="529"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="546"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="531"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="548"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="533"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="550"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="537"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="554"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="540"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="557"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="543"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="577"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="580"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="589"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="592"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="579"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="596"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="667"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="684"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="668"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="685"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="691"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="708"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="693"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="710"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="749"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="766"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="751"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="768"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="786"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="791"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="808"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="794"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="811"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="796"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="813"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="797"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="814"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="820"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3587,176 +3798,176 @@
 <context>
     <name>RunCompareDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="56"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="61"/>
         <source>Compare runs: {a} → {b}</source>
         <translation>比较运行:{a} → {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="58"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="63"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="76"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="76"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="76"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
         <source>Training loss by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
         <source>examples seen</source>
         <translation>已见样例数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
         <source>Training loss by examples seen</source>
         <translation>训练损失（按已见样本数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="200"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="206"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="91"/>
         <source>Setting</source>
         <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="91"/>
         <source>Run A</source>
         <translation>运行 A</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="91"/>
         <source>Run B</source>
         <translation>运行 B</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="89"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="94"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="110"/>
         <source>Examples</source>
         <translation>样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="108"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="113"/>
         <source>Fixed (wrong → right): {n}</source>
         <translation>修正(错 → 对):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="108"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="113"/>
         <source>Broken (right → wrong): {n}</source>
         <translation>退化(对 → 错):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="109"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="114"/>
         <source>Both wrong: {n}</source>
         <translation>都错:{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="126"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="131"/>
         <source>Cannot compare these runs: {m}</source>
         <translation>无法比较这些运行:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
         <source>A = {a}, B = {b}.</source>
         <translation>A = {a},B = {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="161"/>
         <source>the examples&apos; text</source>
         <translation>样例的文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="163"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="160"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="166"/>
         <source>%n row(s) relabelled between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间重新标注过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="162"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="168"/>
         <source>%n row(s) edited between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间文本被编辑过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="164"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="170"/>
         <source>%n row(s) whose gold differs at the same position are left out.</source>
         <translation>
             <numerusform>同一位置上标准答案不同的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="169"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="175"/>
         <source>A score counts as right within ±{t} of its gold (a tenth of the gold scores&apos; scale).</source>
         <translation>分数与标准答案相差在 ±{t} 以内即算正确（标准答案分数范围的十分之一）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="174"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="180"/>
         <source>{m}: {a} → {b} ({d} points; 95% paired bootstrap interval {lo} to {hi}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d} 个百分点；95% 配对自助法区间 {lo} 到 {hi}，重采样 {k:,} 次)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="161"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="156"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="162"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="166"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="172"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="200"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="206"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="223"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="229"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="242"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="248"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
@@ -3764,127 +3975,127 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="216"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="240"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="240"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="243"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="243"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="253"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="248"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="260"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="270"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3892,101 +4103,101 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="314"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="306"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="316"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="310"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="320"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="321"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="314"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="324"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="316"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="326"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="462"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="327"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="474"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="430"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="420"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="432"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="422"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="434"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="423"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="435"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="446"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="458"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="446"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="458"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="475"/>
         <source>This run kept no checkpoint to resume from: only a run stopped by Cancel or by closing the window keeps one, not a crashed or killed run.</source>
         <translation>此运行没有保留可继续的检查点：只有用“取消”或关闭窗口停止的运行才会保留，崩溃或被强制结束的运行不会。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="494"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="506"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="531"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="543"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="555"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="567"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -5099,27 +5310,27 @@
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="631"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="632"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="671"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="690"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="691"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="705"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="706"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="697"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="698"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -5164,92 +5375,92 @@
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="590"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="597"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="598"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="609"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="610"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="687"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="736"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="737"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="741"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="742"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="742"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="743"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="746"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="746"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="747"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="755"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="756"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="762"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="763"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="773"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="778"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="776"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="781"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="778"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="783"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="779"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="784"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="807"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="812"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="811"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="816"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

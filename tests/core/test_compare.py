@@ -118,6 +118,26 @@ def test_runs_on_rows_replaced_between_them_are_not_paired_by_row_number(tmp_pat
     c = write_run(tmp_path / "c", preds=preds("first") + [{**label_pred(4, "neg", "neg"), "split": "dev", "row": 4,
                                                              "lineage": "first"}])
     assert len(compare_runs(a, c).rows) == 4
+    assert result.note.kind == "replaced" and result.note.facts == {"splits": ["dev"]}  # for the app's words
+
+
+def test_a_run_of_another_project_is_said_so_not_replaced_rows(tmp_path):
+    """Compare of a run from another project (its label ids name that project) said "the dev rows
+    were replaced between the two runs", which is untrue: its rows are another project's."""
+    from bertstudio.train.rundir import record_label_ids
+
+    def preds(lineage: str) -> list[dict]:
+        return [{**label_pred(i, "pos", "pos"), "split": "dev", "row": i, "lineage": lineage} for i in range(4)]
+
+    a = write_run(tmp_path / "a", preds=preds("first"))
+    b = write_run(tmp_path / "b", preds=preds("second"))
+    record_label_ids(a, ["neg", "pos"], [0, 1], "project-1")
+    record_label_ids(b, ["neg", "pos"], [0, 1], "project-2")
+    result = compare_runs(a, b)
+    assert result.rows == [] and "another project" in result.note and "replaced" not in result.note
+    assert result.note.kind == "other_project"
+    record_label_ids(b, ["neg", "pos"], [0, 1], "project-1")  # one project: its dev rows were replaced
+    assert "dev rows were replaced" in compare_runs(a, b).note
 
 
 # --- the metric forms reproduce bertstudio.metrics ---------------------------------------------

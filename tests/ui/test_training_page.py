@@ -1350,9 +1350,11 @@ def test_resume_refuses_what_it_cannot_continue_in_one_line_and_changes_nothing(
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
         assert window.resume_run(str(stopped))
     error = page.error_label.text()
-    assert ended.args[1] == "failed" and "the training data changed since the run stopped" in error, error
-    # the project's rows, not a file: no train_file, no command-line flags
-    assert "project's labelled training rows" in error and "undo the edits" in error
+    # the page's own sentence from the engine's facts (ui/run_words), not the engine's English, so
+    # that it can be said in the user's language: the project's rows, not a file
+    assert ended.args[1] == "failed" and ("The project's labelled training rows changed since the run stopped: "
+                                          "the same 32 rows, with other golds.") in error, error
+    assert "Undo the edits made since it stopped" in error
     assert "train_file" not in error and "--out" not in error and "--overwrite" not in error
     assert (stopped / "checkpoints" / "last" / "state.json").read_bytes() == state
     assert page.start_button.isEnabled() and not page.is_running()

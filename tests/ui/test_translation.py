@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QPushButton
 
@@ -516,3 +516,93 @@ def test_a_setting_the_model_cannot_take_is_said_in_chinese(qtbot, chinese, sess
     page.settings_error = ConfigError("something else", where="lr")  # no facts: the core's words, as before
     page._refresh_state()
     assert page.status_label.text().endswith("lr: something else")
+
+
+def test_the_runs_pages_tooltips_say_automatics_reason_and_an_interrupted_run_in_chinese(qtbot, chinese, tmp_path):
+    """The Runs page's tooltip read "根据数据选择：24 labelled rows: batch 16 and 75 epochs…" (the
+    run's config.toml keeps the reason in English; the Train page said it in Chinese) and "the
+    training stopped without finishing … continue it with: …" for an interrupted run."""
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.rundir import RunInfo, Said, interrupted_message
+    from bertstudio.train.small_data import REASONS, say
+    from bertstudio.ui.runs_page import RunsModel
+
+    reasons = [("steps", {"rows": "24", "batch": "16", "epochs": "75", "steps": "100"}), ("limit", {"limit": "512"})]
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    command = "bertstudio train --config /runs/r/config.toml --resume"
+    runs = [RunInfo(tmp_path / "auto", TrainConfig(task="sentence", auto_reason=say(reasons)), status="finished"),
+            RunInfo(crashed, TrainConfig(task="sentence"), status="interrupted", message=interrupted_message(crashed)),
+            RunInfo(tmp_path / "r", TrainConfig(task="sentence"), status="interrupted",
+                    message=Said("the training stopped … continue it with: …", "interrupted", command=command))]
+    model = RunsModel()
+    model.set_runs(runs)
+    epochs = model.COLUMNS.index("epochs")
+    tip = model.data(model.index(0, epochs), Qt.ItemDataRole.ToolTipRole)
+    steps = QCoreApplication.translate("SmallData", REASONS["steps"])
+    assert steps != REASONS["steps"] and steps.format(**reasons[0][1]) in tip, tip
+    assert "labelled rows" not in tip and "max length" not in tip, tip
+    status = model.COLUMNS.index("status")
+    crashed_tip = model.data(model.index(1, status), Qt.ItemDataRole.ToolTipRole)
+    assert "训练未完成就停止了" in crashed_tip and "training stopped" not in crashed_tip, crashed_tip
+    resumable_tip = model.data(model.index(2, status), Qt.ItemDataRole.ToolTipRole)
+    assert "用以下命令继续" in resumable_tip and command in resumable_tip and "continue it" not in resumable_tip
+    # a reason of another version: shown as written
+    model.set_runs([RunInfo(tmp_path / "old", TrainConfig(task="sentence", auto_reason="an old reason"))])
+    assert "an old reason" in model.data(model.index(0, epochs), Qt.ItemDataRole.ToolTipRole)
+
+
+def test_resume_refusals_are_said_in_chinese(qtbot, chinese, session_factory, tmp_path):
+    """The Resume box read "killed 无法在此继续：it kept no checkpoint to go on from (…)"; the Train
+    page's error after a resume refused on changed rows read the engine's English."""
+    from bertstudio.train.rundir import Said
+    from bertstudio.ui.run_words import data_change_refusal, resume_refusal
+    from bertstudio.ui.training_page import TrainingPage
+
+    page = TrainingPage(session_factory("sentence", ["neg", "pos"]))
+    qtbot.addWidget(page)
+    killed = tmp_path / "killed"
+    killed.mkdir()
+    said = page.resume_run(killed)
+    assert said and said.startswith("killed") and "只有通过“取消”" in said and "checkpoint" not in said, said
+    renamed = resume_refusal(Said("its labels were renamed …", "renamed", changed=[("pos", "positive"), ("neg", None)]))
+    assert "pos → positive" in renamed and "neg → （已删除）" in renamed and "renamed" not in renamed, renamed
+    assert resume_refusal("something new") == "something new"  # a reason of no known kind: as the core says it
+    changed = data_change_refusal({"refusal": "data_changed", "split": "train", "rows": 24, "rows_then": 24,
+                                   "same_inputs": True})
+    assert changed == ("运行停止后，项目已标注的训练行发生了变化：仍是这 24 行，但标准答案不同了。"
+                       "撤销它停止后所做的修改即可继续，或者开始新的运行。")
+    assert "当时 20 行，现在 24 行" in data_change_refusal({"refusal": "data_changed", "split": "eval", "rows": 24,
+                                                            "rows_then": 20, "same_inputs": False})
+    assert data_change_refusal({}) is None
+
+
+def test_compares_notes_are_said_in_chinese_and_runs_of_one_name_told_apart(qtbot, chinese, tmp_path):
+    """Compare said "killed has no predictions yet (interrupted before it saved them)…" in English, and
+    two seeds jobs' runs read "seed-42 → seed-42" in the title, the summary and the legends."""
+    from dataclasses import replace
+
+    from bertstudio.train.rundir import Said
+    from bertstudio.ui.run_compare import RunCompareDialog
+
+    folders = [tmp_path / job / "seed-42" for job in ("seeds4", "seeds5")]
+    for folder in folders:
+        folder.mkdir(parents=True)
+        (folder / "config.toml").write_text('task = "sentence"\n', encoding="utf-8")
+    dialog = RunCompareDialog(None, *folders)
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.compared, timeout=20_000):
+        dialog.start()
+    assert "seeds4/seed-42" in dialog.windowTitle() and "seeds5/seed-42" in dialog.windowTitle()
+    legend = [label.item.toPlainText() for _sample, label in dialog.loss_by_step.getPlotItem().legend.items]
+    assert legend == ["A: seeds4/seed-42", "B: seeds5/seed-42"]
+    stopped = Said("seed-42 has no predictions yet (interrupted before it saved them)", "not_saved_yet", side="B",
+                   status="interrupted")
+    dialog.show_result(replace(dialog.result, note=Said("…", "no_predictions", runs=[stopped])))
+    text = dialog.summary.text()
+    assert "A = seeds4/seed-42" in text and "B = seeds5/seed-42" in text, text
+    assert "seeds5/seed-42 还没有预测结果（在保存之前被中断）。只比较曲线和设置。" in text, text
+    dialog.show_result(replace(dialog.result, note=Said("…", "replaced", splits=["dev"])))
+    assert "两次运行之间，验证集的行被替换了" in dialog.summary.text()
+    dialog.show_result(replace(dialog.result, note=Said("…", "other_project")))
+    assert "seeds5/seed-42 与 seeds4/seed-42 属于不同的项目" in dialog.summary.text()

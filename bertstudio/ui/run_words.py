@@ -1,0 +1,155 @@
+"""The core's sentences about runs, said in the interface's language.
+
+The core says them in English for the CLI and the logs, and gives the same sentence as data
+(train/rundir.Said: a kind and its facts; train/small_data's reasons): the Runs page, the Resume
+box and Compare said "it kept no checkpoint to go on from" or "killed has no predictions yet"
+in English inside the Chinese window. A sentence of a kind not known here is shown as the core
+wrote it.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Callable
+
+from PySide6.QtCore import QCoreApplication
+
+from bertstudio.ui.sentences import join_sentences
+
+
+
+def _tr(text: str, disambiguation: str | None = None, n: int = -1) -> str:
+    return QCoreApplication.translate("", text, disambiguation or None, n)  # where lupdate files _tr("...")
+
+
+def auto_reason_text(reason: str) -> str:
+    """Why Automatic chose a run's settings (its config's auto_reason, English), as the Train page
+    says it (small_data.say through the "SmallData" translations); as written when it is not one."""
+    from bertstudio.train.small_data import reasons_in, say
+
+    reasons = reasons_in(reason)
+    return (say(reasons, partial(QCoreApplication.translate, "SmallData")) or reason) if reasons else reason
+
+
+def interrupted_text(said: Any) -> str:
+    """rundir.interrupted_message: the run's process ended, and how to go on (or why not)."""
+    if getattr(said, "kind", None) != "interrupted":
+        return str(said)
+    text = _tr("The training stopped without finishing (its process was closed or crashed).")
+    facts = said.facts
+    if facts.get("command"):
+        return join_sentences((text, _tr("Continue it with: {command}").format(command=facts["command"])))
+    if facts.get("why"):
+        return join_sentences((text, resume_refusal(facts["why"])))
+    return text
+
+
+def resume_refusal(said: Any) -> str:
+    """Why a run cannot be resumed (rundir.project_resume_problem, rundir.not_resumable)."""
+    kind, facts = getattr(said, "kind", None), getattr(said, "facts", {})
+    simple: dict[str, Callable[[], str]] = {
+        "training": lambda: _tr("It is still training."),
+        "finished": lambda: _tr("It has finished: there is nothing to resume."),
+        "no_checkpoint": lambda: _tr("It kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a "
+                                     "closed window keeps one (not a crashed or killed run, nor one stopped before "
+                                     "its first step). Train it again."),
+        "old_checkpoint": lambda: _tr("It was stopped by an older bertstudio, which did not record the rows it trained "
+                                      "on, so nothing could check they are still the same. Train it again."),
+        "other_project": lambda: _tr("It was trained in another project (its label ids say so): resume it there."),
+        "project_rows": lambda: _tr("It trained on its project's rows, which the command line cannot name: resume "
+                                    "it in the app (Runs page, select it, Resume)."),
+    }
+    if kind in simple:
+        return simple[kind]()
+    if kind == "bad_config":  # the file's own problem, as the core read it
+        return _tr("Its settings cannot be read: {error}").format(error=facts.get("error", ""))
+    if kind == "no_config":
+        return _tr("Its settings file {file} is missing.").format(file=facts.get("file", ""))
+    if kind == "files_missing":
+        files = ", ".join(facts.get("files", []))
+        text = _tr("Its data file(s) %1 are missing: put them back there.", "", len(facts.get("files", [])))
+        text = text.replace("%1", files)
+        if facts.get("flags"):
+            text = join_sentences((text, _tr("Or resume with %1 naming where they lie now.").replace(
+                "%1", ", ".join(facts["flags"]))))
+        return text
+    if kind == "data_files":
+        text = _tr("It trained on data files, not on the project's rows.")
+        if facts.get("why"):
+            return join_sentences((text, resume_refusal(facts["why"])))
+        return join_sentences((text, _tr("Continue it with: {command}").format(command=facts.get("command") or "")))
+    if kind == "renamed":
+        removed = _tr("(removed)")
+        changed = ", ".join(f"{old} → {new or removed}" for old, new in facts.get("changed", []))
+        return _tr("Its labels were renamed or removed since it stopped ({changed}): a resume goes on with the labels "
+                   "it trained with. Rename them back to resume it, or train it again.").format(changed=changed)
+    return str(said)
+
+
+def data_change_refusal(facts: dict[str, Any]) -> str | None:
+    """The engine's refusal to resume a run on rows other than those it trained (or was scored) on
+    (engine._same_data's facts), for the project's rows; None when ``facts`` are not its."""
+    if facts.get("refusal") != "data_changed":
+        return None
+    rows, then = facts.get("rows"), facts.get("rows_then")
+    evaluation = facts.get("split") == "eval"
+    if then is not None and then != rows:
+        said = (_tr("The project's evaluation rows changed since the run stopped: %1 then, %2 now.") if evaluation else
+                _tr("The project's labelled training rows changed since the run stopped: %1 then, %2 now."))
+        said = said.replace("%1", str(then)).replace("%2", str(rows))
+    elif facts.get("same_inputs"):
+        said = (_tr("The project's evaluation rows changed since the run stopped: the same %n rows, with other "
+                    "golds.", "", int(rows or 0)) if evaluation else
+                _tr("The project's labelled training rows changed since the run stopped: the same %n rows, with "
+                    "other golds.", "", int(rows or 0)))
+    else:
+        said = (_tr("The project's evaluation rows changed since the run stopped: %n rows then and now, but other "
+                    "ones.", "", int(rows or 0)) if evaluation else
+                _tr("The project's labelled training rows changed since the run stopped: %n rows then and now, but "
+                    "other ones.", "", int(rows or 0)))
+    return join_sentences((said, _tr("Undo the edits made since it stopped to resume it, or start a new run.")))
+
+
+def compare_note(note: Any, names: dict[str, str]) -> str:
+    """Compare's note on why no example (or no interval) is compared (train/compare_runs), with
+    ``names`` the runs as the dialog shows them ({"A": ..., "B": ...})."""
+    kind, facts = getattr(note, "kind", None), getattr(note, "facts", {})
+    only = _tr("Only the curves and the settings compare.")
+    if kind == "no_predictions":
+        return join_sentences([*(_no_predictions(run, names) for run in facts.get("runs", [])), only])
+    if kind == "replaced":
+        said = _tr("The %1 rows were replaced between the two runs: no examples to compare.").replace(
+            "%1", " / ".join(_split_name(s) for s in facts.get("splits", [])))
+        return join_sentences((said, only))
+    if kind == "other_project":
+        said = _tr("{b} is a run of another project than {a} (their label ids say so): no examples to compare."
+                   ).format(a=names.get("A", ""), b=names.get("B", ""))
+        return join_sentences((said, only))
+    if kind == "no_shared_rows":
+        return join_sentences((_tr("The two runs share no evaluated rows (they evaluated on different data)."), only))
+    if kind == "no_interval":
+        return _tr("No interval: {metric} has no per-row form for this kind of run.").format(
+            metric=facts.get("metric", ""))
+    return str(note)
+
+
+def _split_name(split: str) -> str:
+    return {"train": _tr("train"), "dev": _tr("dev"), "test": _tr("test")}.get(split, split)
+
+
+def _no_predictions(run: Any, names: dict[str, str]) -> str:
+    from bertstudio.train.rundir import METRICS, PREDICTIONS  # file names, as they are
+
+    kind, facts = getattr(run, "kind", None), getattr(run, "facts", {})
+    name = names.get(facts.get("side", ""), "")
+    if kind == "not_saved_yet":
+        why = {"running": _tr("still training"), "interrupted": _tr("interrupted before it saved them"),
+               "failed": _tr("failed before it saved them"), "cancelled": _tr("cancelled before it saved them")
+               }.get(facts.get("status", ""), facts.get("status", ""))
+        return _tr("{run} has no predictions yet ({why}).").format(run=name, why=why)
+    said = {"not_saved": _tr("{run} evaluated but saved no {file}."),
+            "not_evaluated_yet": _tr("{run} has not evaluated yet (still training)."),
+            "never_evaluated": _tr("{run} never evaluated."),
+            "empty_predictions": _tr("{run}'s {file} holds no prediction."),
+            "no_predictions_file": _tr("{run} has no {file} (its {metrics} holds scores).")}.get(kind)
+    return said.format(run=name, file=PREDICTIONS, metrics=METRICS) if said else str(run)
