@@ -186,7 +186,14 @@ class ProjectSession(QObject):
     def add_label(self, name: str, color: str | None = None) -> None:
         """Add a label, undoably (Edit > Undo removes it again); raises the project's refusal."""
         color = color or default_color(len(self.project.labels))  # redo gives it the same colour
-        self._change_labels(self.tr("Add label {a}").format(a=name), lambda project: project.add_label(name, color),
+        drawn: list[int] = []  # and the same id: a run trained with it between undo and redo still reads it
+
+        def add(project: Any) -> None:
+            project.add_label(name, color, restoring=bool(drawn), label_id=drawn[0] if drawn else None)
+            if not drawn:
+                drawn.append(project.label_ids[project.labels.index(name)])
+
+        self._change_labels(self.tr("Add label {a}").format(a=name), add,
                             lambda project: self._remove_unused_label(project, name))
 
     def set_label_color(self, name: str, color: str) -> None:

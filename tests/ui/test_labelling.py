@@ -279,6 +279,19 @@ def test_removing_an_unused_label_is_undone_and_keeps_the_labels_before_it_undoa
     assert session.undo_stack.count() == count and "pos" in session.labels()
 
 
+def test_redoing_an_added_label_gives_it_the_id_it_drew(session_factory):
+    """Undo past "Add label", then Redo, drew a new id: a run trained with the label could no longer
+    be resumed ("meh -> (removed)") and Results read its class as one the project lacks."""
+    session = session_factory("sentence", ["neg", "pos"], {"train": SENTENCES})
+    session.add_label("meh")
+    ids = list(session.project.label_ids)
+    session.undo_stack.undo()
+    assert session.labels() == ["neg", "pos"]
+    session.undo_stack.redo()
+    assert session.labels() == ["neg", "pos", "meh"] and session.project.label_ids == ids
+    assert session.project.names_now(["neg", "pos", "meh"], ids) == {"neg": "neg", "pos": "pos", "meh": "meh"}
+
+
 def test_undoing_a_label_removal_puts_it_back_in_its_place_and_key(qtbot, session_factory):
     """A review: undo appended the label, so after a mistaken removal key 2 meant another class."""
     session = session_factory("sentence", ["neg", "neu", "pos"], {"train": SENTENCES})
