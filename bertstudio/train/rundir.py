@@ -1179,6 +1179,10 @@ class Said(str):
         said.kind, said.facts = kind, facts
         return said
 
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, Any]]:
+        """copy, deepcopy (dataclasses.asdict) and pickle make it again with its kind and facts."""
+        return (str(self), self.kind), dict(self.facts)
+
 
 def interrupted_message(folder: Path) -> Said:
     """What a reader says of a run whose process ended without finishing it: how to continue it,
@@ -1224,15 +1228,17 @@ def not_resumable(root: Path) -> Said | None:
                 flags=[flag for _, flag, _ in missing] if moved else [])
 
 
-def project_resume_problem(root: Path, project: Any) -> Said | None:
+def project_resume_problem(root: Path, project: Any, *, stopped: bool = False) -> Said | None:
     """Why the app cannot continue the run in ``root`` on the rows of ``project`` (the open one),
     said with what can be done instead; None when it can (whether the rows are still those it
     trained on is the engine's check, from the checkpoint's fingerprints: a checkpoint written
     before it kept them is refused here, since nothing could check them). The app says its
-    ``kind`` and ``facts`` in the user's language (:class:`Said`)."""
-    if writer_active(root):
+    ``kind`` and ``facts`` in the user's language (:class:`Said`). ``stopped``: the caller knows
+    the run is neither training nor finished (the Runs page's status), which is not read again here
+    (its whole history, on each selection)."""
+    if not stopped and writer_active(root):
         return Said("it is still training", "training")
-    if run_finished(root):
+    if not stopped and run_finished(root):
         return Said("it has finished; there is nothing to resume", "finished")
     found = find_checkpoint(root / CHECKPOINTS / "last")
     if found is None:

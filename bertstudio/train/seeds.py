@@ -156,6 +156,10 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
     if summary and launched_rank() == 0:  # the job's folder, made now: one removed while the job runs stays gone
         Path(config.output_dir).mkdir(parents=True, exist_ok=True)
     for seed in range(config.seed, config.seed + config.seeds):
+        if summary and launched_rank() == 0 and not Path(config.output_dir).is_dir():  # removed or moved meanwhile:
+            out.status = "failed"  # the next seed's run would make it again, and the summary go into it
+            out.message = f"{config.output_dir}: the job folder was removed or moved while the job ran (before seed {seed})"
+            break
         run = replace(config, seed=seed, seeds=1, output_dir=folder_for(seed))
         result = train(run, train_set, eval_set, callbacks=callbacks, cancel=cancel)
         out.results.append(result)

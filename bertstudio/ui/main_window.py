@@ -8,6 +8,7 @@ and class name so the shell does not depend on their internals.
 from __future__ import annotations
 
 import contextlib
+import html
 import importlib
 import logging
 import os
@@ -203,8 +204,8 @@ class MainWindow(QMainWindow):
         if not callable(resume):
             return False
         why = resume(folder)
-        if why:
-            QMessageBox.warning(self, self.tr("Resume run"), why)
+        if why:  # escaped inside rich text: a run folder's name may hold "<b>" (a CLI --out)
+            QMessageBox.warning(self, self.tr("Resume run"), f"<qt>{html.escape(why, quote=False)}</qt>")
             return False
         self.show_page("train")
         return True

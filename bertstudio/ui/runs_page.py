@@ -463,17 +463,22 @@ class RunsPage(QWidget):
                 QMessageBox.warning(self, self.tr("Rename run"), str(exc))
 
     def _offer_resume(self, info: RunInfo | None) -> None:
-        """Resume for a stopped run of this project that kept a checkpoint (whether its rows and labels
-        still allow it, the Train page says); a crashed or killed run keeps none, and the tooltip says so."""
-        from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint
+        """Resume for a stopped run of this project that the Train page can continue (the core's one
+        rule, rundir.project_resume_problem: a checkpoint with its rows' fingerprints, this project's,
+        its labels as they were); otherwise the tooltip says why, as the Resume box would."""
+        from bertstudio.train.rundir import project_resume_problem
+        from bertstudio.ui.run_words import resume_refusal
 
+        why = None
         stopped = info is not None and self._renamable(info) and info.status in ("cancelled", "interrupted")
-        kept = stopped and find_checkpoint(info.folder / CHECKPOINTS / "last") is not None
-        self.resume_button.setEnabled(kept)
-        self.resume_button.setToolTip(
-            self.tr("Continue the selected stopped run from its last checkpoint") if kept or not stopped
-            else self.tr("This run kept no checkpoint to resume from: only a run stopped by Cancel or by closing the "
-                         "window keeps one, not a crashed or killed run."))
+        if stopped:
+            try:
+                why = project_resume_problem(info.folder, self.session.project, stopped=True)
+            except (BertStudioError, OSError) as exc:
+                why = str(exc)
+        self.resume_button.setEnabled(stopped and why is None)
+        self.resume_button.setToolTip(resume_refusal(why) if why is not None
+                                      else self.tr("Continue the selected stopped run from its last checkpoint"))
 
     def _resume_selected(self) -> None:
         runs = self.selected_runs()
@@ -484,9 +489,15 @@ class RunsPage(QWidget):
         """Rename one of the project's runs; the pages showing runs refresh."""
         if str(folder) in self._watcher.directories():  # Windows holds a watched folder: it could not be renamed
             self._watcher.removePath(str(folder))
-        target = rename_run(folder, name)  # refused (a training writing it, a name taken): the curves stay
-        if self.follower is not None and Path(self.follower.folder) == Path(folder):
+        followed = self.follower is not None and Path(self.follower.folder) == Path(folder)
+        if followed:  # its follower watches the folder and its history too: let go first
             self.stop_following()
+        try:
+            target = rename_run(folder, name)
+        except BaseException:
+            if followed:  # refused (a training writing it, a name taken): the curves come back
+                self.follow(folder)
+            raise
         self.refresh()
         self._select({target})  # it stays picked and followed under its new name
         self.session.notify_runs_changed()

@@ -120,6 +120,7 @@ class TrainingPage(QWidget):
         self.settings_error: ConfigError | None = None
         self._adapting = False  # the Automatic preset is filling the form in
         self._seeds_result: Any = None  # the last several-seeds job's summary (train/seeds.SeedsResult)
+        self._resuming = False  # the run going on is a resumed one (a cancel while it loads leaves it as it was)
         self._count_job: ThreadJob | None = None
         self._counted: TrainConfig | None = None
         # settings the model refused while counting (top-N past its layers): Start is refused for them
@@ -607,6 +608,7 @@ class TrainingPage(QWidget):
         self.monitor.reset()
         self.monitor.set_class_weighted(config.class_weight != "none")
         self.run_dir, self._seed_folders, self._seeds_result = str(folder), [], None
+        self._resuming = True
         self.monitor.log(self.tr("Resuming {run} from its last checkpoint, with its own settings.").format(run=folder.name))
         self.monitor.on_phase(PhaseChanged("starting"))
         self._launch(TrainingWorker(config, train, dev, replay=folder))  # its history drawn first, then the rest
@@ -769,13 +771,18 @@ class TrainingPage(QWidget):
         facts = getattr(self.worker, "failure_facts", None) or {}
         self.monitor.on_ended(ev)
         self.worker = None
+        resumed, self._resuming = self._resuming, False
         self.estimate_label.hold(False)
         self._on_data_changed()  # the labels made while it trained: the form shows what the next Start uses
         self._refresh_state()
         if ev.status == "failed":
-            self._drop_unused_run_folders()  # refused before writing (a model refused, no such device): none kept
+            if not resumed:  # (a resumed run's folder holds the run: never empty)
+                self._drop_unused_run_folders()  # refused before writing (a model refused, no such device): none kept
             # a resume refused on changed project rows in the user's words (the engine's facts), else as the core says
             self._show_error(data_change_refusal(facts) or ev.message or self.tr("Training failed."))
+        elif ev.status == "cancelled" and ev.step == 0 and resumed:  # stopped while loading: the run as it was
+            self.status_label.setText(self.tr("Resume cancelled before the run went on: {run} is as it was, and can be "
+                                              "resumed again.").format(run=Path(self.run_dir or "").name))
         elif ev.status == "cancelled" and ev.step == 0:  # during loading, SetFit or the probe: nothing saved
             self._drop_unused_run_folders()
             self.status_label.setText(self.tr("Run cancelled before its first step: nothing was trained or saved."))

@@ -411,3 +411,16 @@ def test_the_app_is_told_which_stopped_runs_it_can_resume_and_why_not(tmp_path):
         assert project_resume_problem(run, project) is None
     finally:
         project.close(compact=False)
+
+
+def test_a_said_sentence_keeps_its_kind_and_facts_through_copies_and_pickles():
+    """RunInfo and RunFinished messages are rundir.Said: dataclasses.asdict deep-copies them, and
+    copy, deepcopy and pickle raised TypeError (str's own arguments lacked the kind)."""
+    import copy
+    import pickle
+
+    from bertstudio.train.rundir import Said
+
+    said = Said("it is still training", "training", step=3)
+    for again in (copy.copy(said), copy.deepcopy(said), pickle.loads(pickle.dumps(said))):
+        assert (str(again), again.kind, again.facts) == ("it is still training", "training", {"step": 3})

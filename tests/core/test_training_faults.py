@@ -232,3 +232,21 @@ def test_a_seeds_job_folder_removed_mid_job_is_not_made_again_for_its_summary(ti
     result = train_seeds(cfg, sentiment(32), sentiment(8, 3), callbacks=[listen])
     assert result.status == "failed" and GONE in result.message
     assert not job.exists()
+
+
+def test_a_seeds_job_folder_removed_between_seeds_stops_the_job(tiny, tmp_path):
+    """Removed after one seed's run, the next seed's run made the folder again (with its parent) and
+    the summary went into it, naming a seed and a folder both gone."""
+    from bertstudio.train.seeds import train_seeds
+
+    job = tmp_path / "job"
+
+    def listen(event, control):
+        if event.kind == "finished" and job.exists():
+            shutil.rmtree(job)
+
+    cfg = TrainConfig(model=tiny, task="sentence", labels=["neg", "pos"], epochs=1, batch_size=8, lr=3e-3, seed=1,
+                      seeds=2, max_length=32, device="cpu", output_dir=str(job))
+    result = train_seeds(cfg, sentiment(32), sentiment(8, 3), callbacks=[listen])
+    assert result.status == "failed" and "the job folder was removed or moved while the job ran" in result.message
+    assert len(result.results) == 1 and not job.exists()

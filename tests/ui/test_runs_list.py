@@ -126,7 +126,22 @@ def test_a_renamed_run_stays_picked_and_followed(qtbot, session):
     page = _page(qtbot, session)
     page.table.selectRow(_names(page).index("old-name"))
     assert page.follower.folder == runs_dir / "old-name"
-    target = page.rename(runs_dir / "old-name", "new-name")
+    import bertstudio.ui.runs_page as runs_page
+
+    held: list[list[str]] = []  # what the page and its follower watch as the folder is renamed (Windows refuses then)
+    real = runs_page.rename_run
+
+    def rename_run(folder, name):
+        held.append([*page._watcher.directories(), *page._watcher.files()]
+                    + ([*page.follower._watcher.directories(), *page.follower._watcher.files()] if page.follower else []))
+        return real(folder, name)
+
+    runs_page.rename_run = rename_run
+    try:
+        target = page.rename(runs_dir / "old-name", "new-name")
+    finally:
+        runs_page.rename_run = real
+    assert held and not [p for p in held[0] if "old-name" in p], held
     assert [r.folder for r in page.selected_runs()] == [target] == [runs_dir / "new-name"]
     assert page.follower is not None and Path(page.follower.folder) == target
     assert page.rename_button.isEnabled()

@@ -139,6 +139,12 @@ def test_an_interrupted_project_run_offers_no_resume_command_that_fails(qtbot, s
     tip = model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
     assert "--resume" not in tip and "resume it in the app (Runs page, select it, Resume)" in tip
     page.table.selectRow(0)
+    # its checkpoint keeps no fingerprints of its rows (written before they were kept): nothing could check them
+    assert not page.resume_button.isEnabled() and "older bertstudio" in page.resume_button.toolTip()
+    state = {"step": 12, "data": {"rows": 4, "content": "c", "inputs": "i", "order": "o"}, "eval_data": None}
+    (run / "checkpoints" / "last" / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    page.table.clearSelection()
+    page.table.selectRow(0)
     assert page.resume_button.isEnabled()  # it kept a checkpoint: Resume goes on from it
 
 

@@ -1292,13 +1292,24 @@ def test_a_cancelled_run_resumes_from_the_runs_page_and_ends_as_if_never_stopped
     whole_losses = list(loss.series_data(loss.raw_name)[1])
     assert ended.args[1] == "finished" and len(whole_losses) == 80
 
-    page.start_training()
-    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 3, timeout=60_000)
-    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
-        page.cancel_training()
+    from bertstudio.ui.worker import TrainingWorker
+
+    real_on_event = TrainingWorker._on_event
+
+    def stop_at_step_3(worker, event, control):  # Cancel pressed during step 3, read after it (no race)
+        real_on_event(worker, event, control)
+        if getattr(event, "kind", None) == "step" and event.step == 3:
+            worker.cancel()
+
+    TrainingWorker._on_event = stop_at_step_3
+    try:
+        with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+            page.start_training()
+    finally:
+        TrainingWorker._on_event = real_on_event
     stopped = Path(ended.args[0])
     assert ended.args[1] == "cancelled" and (stopped / "checkpoints" / "last" / "state.json").is_file()
-    assert page.monitor.progress.value() < 80
+    assert json.loads((stopped / "checkpoints" / "last" / "state.json").read_text())["step"] == 3
     runs.refresh()
     qtbot.waitUntil(lambda: {r.folder: r.status for r in runs.model.runs} == {whole: "finished", stopped: "cancelled"},
                     timeout=10_000)
@@ -1358,3 +1369,36 @@ def test_resume_refuses_what_it_cannot_continue_in_one_line_and_changes_nothing(
     assert "train_file" not in error and "--out" not in error and "--overwrite" not in error
     assert (stopped / "checkpoints" / "last" / "state.json").read_bytes() == state
     assert page.start_button.isEnabled() and not page.is_running()
+
+
+def test_a_resume_cancelled_while_it_loads_says_the_run_is_as_it_was(qtbot, session, tiny_model_dir, monkeypatch):
+    """It said "Run cancelled before its first step: nothing was trained or saved" of a run that had
+    trained 580 steps and still held its checkpoint."""
+    import threading
+
+    import bertstudio.train.engine as engine
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=50)
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.cancel_training()
+    stopped = Path(ended.args[0])
+    state = (stopped / "checkpoints" / "last" / "state.json").read_bytes()
+    go, real_check = threading.Event(), engine.check_before_start
+
+    def held_check(config):
+        go.wait(30)
+        real_check(config)
+
+    monkeypatch.setattr(engine, "check_before_start", held_check)
+    assert page.resume_run(stopped) is None
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.cancel_training()
+        go.set()
+    assert ended.args[1] == "cancelled"
+    said = page.status_label.text()
+    assert "Resume cancelled before the run went on" in said and "nothing was trained" not in said, said
+    assert (stopped / "checkpoints" / "last" / "state.json").read_bytes() == state
