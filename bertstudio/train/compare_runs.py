@@ -221,7 +221,7 @@ class Pairing:
     relabelled: int = 0  # the same example, scored against another gold
     edited: int = 0  # the same project row, other inputs: edited between the runs
     gold_differs: int = 0  # paired by position only, another gold: not known to be one example
-    refused: str = ""  # why no row is paired at all, when the rows are known to be others
+    refused: str = ""  # why no row is paired at all, when the rows are known to be others (a rundir.Said)
 
 
 @dataclass
@@ -452,8 +452,8 @@ def _by_position(a: RunRecord, b: RunRecord) -> Pairing:
     differ = [f"{k} {_shown(data_a.get(k))} → {_shown(data_b.get(k))}" for k in sorted(set(data_a) | set(data_b))
               if data_a.get(k) != data_b.get(k)]
     if differ:
-        out.refused = (f"the runs were evaluated on different data ({'; '.join(differ)}) and their predictions "
-                       f"predate example fingerprints{_ONLY}")
+        out.refused = rundir.Said(f"the runs were evaluated on different data ({'; '.join(differ)}) and their "
+                                  f"predictions predate example fingerprints{_ONLY}", "different_data", settings=differ)
         return out
     by_index = {int(p.get("index", i)): p for i, p in enumerate(a.predictions)}
     pairs = []
@@ -464,9 +464,10 @@ def _by_position(a: RunRecord, b: RunRecord) -> Pairing:
     agree = sum(pa.get("gold") == pb["gold"] for _k, pa, pb in pairs)
     if pairs and agree < len(pairs) * (1 + _chance_agreement([pa.get("gold") for _k, pa, pb in pairs],
                                                              [pb["gold"] for _k, pa, pb in pairs])) / 2:
-        out.refused = (f"only {agree} of {len(pairs)} rows paired by position have the same gold, near what unrelated "
-                       f"rows give: the runs were evaluated on different or reordered data, and their predictions "
-                       f"predate example fingerprints{_ONLY}")
+        out.refused = rundir.Said(f"only {agree} of {len(pairs)} rows paired by position have the same gold, near "
+                                  f"what unrelated rows give: the runs were evaluated on different or reordered data, "
+                                  f"and their predictions predate example fingerprints{_ONLY}", "position_mismatch",
+                                  agree=agree, pairs=len(pairs))
         return out
     for key, pa, pb in pairs:
         if pa.get("gold") != pb["gold"]:

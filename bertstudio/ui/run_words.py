@@ -31,10 +31,15 @@ def auto_reason_text(reason: str) -> str:
     return (say(reasons, partial(QCoreApplication.translate, "SmallData")) or reason) if reasons else reason
 
 
-def interrupted_text(said: Any) -> str:
+def run_message(message: Any) -> str:
+    """What a run's reader or its end said (RunInfo.message, RunFinished.message), as the Runs
+    table's tooltip and the training monitor's log show it: a sentence of a kind known here in the
+    user's words (an interrupted run's, rundir.interrupted_message), any other as written."""
+    return _interrupted_text(message) if getattr(message, "kind", None) == "interrupted" else str(message)
+
+
+def _interrupted_text(said: Any) -> str:
     """rundir.interrupted_message: the run's process ended, and how to go on (or why not)."""
-    if getattr(said, "kind", None) != "interrupted":
-        return str(said)
     text = _tr("The training stopped without finishing (its process was closed or crashed).")
     facts = said.facts
     if facts.get("command"):
@@ -124,6 +129,16 @@ def compare_note(note: Any, names: dict[str, str]) -> str:
     if kind == "other_project":
         said = _tr("{b} is a run of another project than {a} (their label ids say so): no examples to compare."
                    ).format(a=names.get("A", ""), b=names.get("B", ""))
+        return join_sentences((said, only))
+    if kind == "different_data":
+        said = _tr("The runs were evaluated on different data ({settings}), and their predictions are older than "
+                   "example fingerprints: no examples to compare.").format(settings="; ".join(facts.get("settings", [])))
+        return join_sentences((said, only))
+    if kind == "position_mismatch":
+        said = _tr("Only %1 of %2 rows paired by position have the same gold, about what unrelated rows give: the runs "
+                   "were evaluated on different or reordered data, and their predictions are older than example "
+                   "fingerprints. No examples to compare.").replace("%1", str(facts.get("agree", ""))).replace(
+                       "%2", str(facts.get("pairs", "")))
         return join_sentences((said, only))
     if kind == "no_shared_rows":
         return join_sentences((_tr("The two runs share no evaluated rows (they evaluated on different data)."), only))

@@ -41,7 +41,7 @@ from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.run_reader import READING
-from bertstudio.ui.run_words import auto_reason_text, interrupted_text
+from bertstudio.ui.run_words import auto_reason_text, run_message
 from bertstudio.ui.training_monitor import TrainingMonitor
 
 log = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ class RunsModel(QAbstractTableModel):
             if key == "run":
                 return str(info.folder)
             # how it ended: a failed Automatic run says why; an interrupted one how to go on, in the user's words
-            said = [interrupted_text(info.message)] if info.message else []
+            said = [run_message(info.message)] if info.message else []
             if key in self._CHOSEN and info.config is not None and info.config.auto_reason:
                 # why bertstudio chose these settings (train/small_data), kept in English in the run's
                 # config.toml: said as the Train page says it

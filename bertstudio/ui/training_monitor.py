@@ -21,6 +21,8 @@ from bertstudio.train.compare_runs import resume_cut
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 from bertstudio.ui.jobs import training_job_text
 from bertstudio.ui.plots import LossPlot, LrPlot, MetricPlot, SeriesPlot
+from bertstudio.ui.run_words import run_message
+from bertstudio.ui.sentences import join_sentences
 from bertstudio.ui.theme import font_scale
 
 
@@ -264,4 +266,6 @@ class TrainingMonitor(QWidget):
             self.progress.setFormat(status)
         else:
             self.progress.setFormat(status + "  ·  " + self.tr("step %v / %m"))
-        self.log(self.tr("Run {status}.").format(status=status) + (f" {ev.message}" if ev.message else ""))
+        # a followed run's reader (RunFollower) says why it ended as the core's sentence: in the user's words
+        self.log(join_sentences((self.tr("Run {status}.").format(status=status), run_message(ev.message) if ev.message
+                                 else "")))

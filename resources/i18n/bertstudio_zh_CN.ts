@@ -507,213 +507,223 @@
         <translation>{source}：{text}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="43"/>
         <source>The training stopped without finishing (its process was closed or crashed).</source>
         <translation>训练未完成就停止了（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="41"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="80"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="46"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="85"/>
         <source>Continue it with: {command}</source>
         <translation>用以下命令继续：{command}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="51"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="56"/>
         <source>It is still training.</source>
         <translation>它仍在训练中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="52"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="57"/>
         <source>It has finished: there is nothing to resume.</source>
         <translation>它已完成，没有可继续的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="53"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="58"/>
         <source>It kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window keeps one (not a crashed or killed run, nor one stopped before its first step). Train it again.</source>
         <translation>它没有保存可以继续的检查点：只有通过“取消”、Ctrl-C 或关闭窗口停止的运行才会保存（崩溃或被终止的运行、在第一步之前停止的运行都不会）。请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="56"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="61"/>
         <source>It was stopped by an older bertstudio, which did not record the rows it trained on, so nothing could check they are still the same. Train it again.</source>
         <translation>它由旧版 bertstudio 停止，旧版没有记录训练所用的行，因此无法检查这些行是否仍然相同。请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="58"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="63"/>
         <source>It was trained in another project (its label ids say so): resume it there.</source>
         <translation>它是在另一个项目中训练的（其标签 ID 表明了这一点）：请在那个项目中继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="59"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="64"/>
         <source>It trained on its project&apos;s rows, which the command line cannot name: resume it in the app (Runs page, select it, Resume).</source>
         <translation>它是在项目的行上训练的，命令行无法指定这些行：请在应用中继续（“运行”页面，选中它，点“继续”）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="65"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="70"/>
         <source>Its settings cannot be read: {error}</source>
         <translation>无法读取它的设置：{error}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="67"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="72"/>
         <source>Its settings file {file} is missing.</source>
         <translation>它的设置文件 {file} 不见了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="70"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="75"/>
         <source>Its data file(s) %1 are missing: put them back there.</source>
         <translation>
             <numerusform>它的数据文件 %1 不见了：请把它们放回原处。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="73"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="78"/>
         <source>Or resume with %1 naming where they lie now.</source>
         <translation>或者在继续时用 %1 指明它们现在的位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="82"/>
         <source>It trained on data files, not on the project&apos;s rows.</source>
         <translation>它是在数据文件上训练的，而不是在项目的行上。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="87"/>
         <source>(removed)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="84"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="89"/>
         <source>Its labels were renamed or removed since it stopped ({changed}): a resume goes on with the labels it trained with. Rename them back to resume it, or train it again.</source>
         <translation>它停止后，其标签被重命名或删除了（{changed}）：继续运行会沿用它训练时的标签。请把标签改回原名再继续，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="97"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="102"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目的评估行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="98"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="103"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目已标注的训练行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="101"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="106"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="103"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="108"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="106"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="111"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="108"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="113"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="110"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="115"/>
         <source>Undo the edits made since it stopped to resume it, or start a new run.</source>
         <translation>撤销它停止后所做的修改即可继续，或者开始新的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="117"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="122"/>
         <source>Only the curves and the settings compare.</source>
         <translation>只比较曲线和设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="121"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="126"/>
         <source>The %1 rows were replaced between the two runs: no examples to compare.</source>
         <translation>两次运行之间，%1的行被替换了：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="125"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="130"/>
         <source>{b} is a run of another project than {a} (their label ids say so): no examples to compare.</source>
         <translation>{b} 与 {a} 属于不同的项目（它们的标签 ID 表明了这一点）：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="129"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="134"/>
+        <source>The runs were evaluated on different data ({settings}), and their predictions are older than example fingerprints: no examples to compare.</source>
+        <translation>两次运行在不同的数据上评估（{settings}），且它们的预测结果早于样例指纹：没有可比较的样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="138"/>
+        <source>Only %1 of %2 rows paired by position have the same gold, about what unrelated rows give: the runs were evaluated on different or reordered data, and their predictions are older than example fingerprints. No examples to compare.</source>
+        <translation>按位置配对的 %2 行中只有 %1 行的标准答案相同，与不相关的行差不多：两次运行在不同的或顺序被打乱的数据上评估，且它们的预测结果早于样例指纹。没有可比较的样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="144"/>
         <source>The two runs share no evaluated rows (they evaluated on different data).</source>
         <translation>两次运行没有共同的评估行（它们在不同的数据上评估）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="131"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="146"/>
         <source>No interval: {metric} has no per-row form for this kind of run.</source>
         <translation>没有置信区间：对这类运行，{metric} 没有逐行的形式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
         <source>train</source>
         <translation>训练集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
         <source>dev</source>
         <translation>验证集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
         <source>test</source>
         <translation>测试集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="146"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="161"/>
         <source>still training</source>
         <translation>仍在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="146"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="161"/>
         <source>interrupted before it saved them</source>
         <translation>在保存之前被中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="147"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="162"/>
         <source>failed before it saved them</source>
         <translation>在保存之前失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="147"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="162"/>
         <source>cancelled before it saved them</source>
         <translation>在保存之前被取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="149"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="164"/>
         <source>{run} has no predictions yet ({why}).</source>
         <translation>{run} 还没有预测结果（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="150"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="165"/>
         <source>{run} evaluated but saved no {file}.</source>
         <translation>{run} 评估过，但没有保存 {file}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="153"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="168"/>
         <source>{run}&apos;s {file} holds no prediction.</source>
         <translation>{run} 的 {file} 中没有预测结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="154"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="169"/>
         <source>{run} has no {file} (its {metrics} holds scores).</source>
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="151"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="166"/>
         <source>{run} has not evaluated yet (still training).</source>
         <translation>{run} 还没有评估过（仍在训练）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="167"/>
         <source>{run} never evaluated.</source>
         <translation>{run} 从未评估过。</translation>
     </message>
@@ -2430,173 +2440,173 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="57"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="207"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="208"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="291"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="290"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="302"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="311"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="313"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="314"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="313"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="330"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="329"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="357"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="356"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="386"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="385"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="534"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="533"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="536"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="556"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="555"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="580"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="583"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="585"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="585"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="143"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="144"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="426"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="425"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="426"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="425"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="469"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="468"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="477"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="476"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="479"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="478"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="480"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="479"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="561"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="561"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="563"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="571"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="570"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="572"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="571"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -3094,47 +3104,47 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="189"/>
+        <location filename="../../bertstudio/ui/session.py" line="196"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="195"/>
+        <location filename="../../bertstudio/ui/session.py" line="202"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="211"/>
+        <location filename="../../bertstudio/ui/session.py" line="218"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="213"/>
+        <location filename="../../bertstudio/ui/session.py" line="220"/>
         <source>Rename entity type {a} to {b}</source>
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="251"/>
+        <location filename="../../bertstudio/ui/session.py" line="258"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="253"/>
+        <location filename="../../bertstudio/ui/session.py" line="260"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="264"/>
+        <location filename="../../bertstudio/ui/session.py" line="271"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="389"/>
+        <location filename="../../bertstudio/ui/session.py" line="396"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="405"/>
+        <location filename="../../bertstudio/ui/session.py" line="412"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -5117,107 +5127,107 @@
 <context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="141"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="143"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="162"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="164"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="189"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="191"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="211"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="213"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="218"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="218"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>waiting for {job} to finish…</source>
         <translation>正在等待{job}结束…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="260"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="262"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="266"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="268"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="191"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="242"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="244"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="259"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="261"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="259"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="261"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="259"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="261"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="267"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="270"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>

@@ -382,6 +382,8 @@ def test_old_files_on_different_eval_settings_are_not_paired_by_position(tmp_pat
                           old_run(tmp_path / "b", golds, dev(tmp_path, "dev2.tsv")))
     assert result.rows == [] and result.relabelled == 0 and result.change is None
     assert "eval_file" in result.note and "dev2.tsv" in result.note
+    # said as data too, for the app's language (it showed this English inside the Chinese window)
+    assert result.note.kind == "different_data" and any("dev2.tsv" in s for s in result.note.facts["settings"])
 
 
 def test_old_files_whose_golds_disagree_by_position_are_not_paired(tmp_path):
@@ -395,6 +397,7 @@ def test_old_files_whose_golds_disagree_by_position_are_not_paired(tmp_path):
                           old_run(tmp_path / "b", golds_b, dev(tmp_path)))
     assert result.rows == [] and result.relabelled == 0
     assert f"{same} of 20" in result.note
+    assert result.note.kind == "position_mismatch" and result.note.facts == {"agree": same, "pairs": 20}
 
 
 def test_old_files_with_one_gold_changed_still_pair_by_position(tmp_path):

@@ -606,3 +606,30 @@ def test_compares_notes_are_said_in_chinese_and_runs_of_one_name_told_apart(qtbo
     assert "两次运行之间，验证集的行被替换了" in dialog.summary.text()
     dialog.show_result(replace(dialog.result, note=Said("…", "other_project")))
     assert "seeds5/seed-42 与 seeds4/seed-42 属于不同的项目" in dialog.summary.text()
+
+
+def test_compares_refusals_of_old_files_and_a_followed_runs_end_are_said_in_chinese(qtbot, chinese):
+    """Compare's summary read "the runs were evaluated on different data (…)" and "only 9 of 20 rows
+    paired by position…" in English; the Runs page's monitor logged a followed run that died as
+    "the training stopped without finishing … continue it with: …" while its row's tooltip said it
+    in Chinese."""
+    from bertstudio.train.events import RunFinished
+    from bertstudio.train.rundir import Said
+    from bertstudio.ui.run_words import compare_note
+    from bertstudio.ui.training_monitor import TrainingMonitor
+
+    names = {"A": "a", "B": "b"}
+    different = compare_note(Said("the runs were evaluated on different data …", "different_data",
+                                  settings=["eval_file dev.tsv → dev2.tsv"]), names)
+    assert different.startswith("两次运行在不同的数据上评估（eval_file dev.tsv → dev2.tsv）") and "evaluated" not in different
+    reordered = compare_note(Said("only 9 of 20 rows …", "position_mismatch", agree=9, pairs=20), names)
+    assert reordered.startswith("按位置配对的 20 行中只有 9 行") and "paired" not in reordered, reordered
+    monitor = TrainingMonitor(names=False)
+    qtbot.addWidget(monitor)
+    command = "bertstudio train --config /runs/r/config.toml --resume"
+    monitor.on_ended(RunFinished("interrupted", 3, message=Said("the training stopped without finishing … continue it "
+                                                                   "with: …", "interrupted", command=command)))
+    log = monitor.log_view.toPlainText()
+    assert "运行已中断。训练未完成就停止了" in log and command in log and "training stopped" not in log, log
+    monitor.on_ended(RunFinished("failed", 3, message="CUDA out of memory"))  # the core's own error: as written
+    assert "CUDA out of memory" in monitor.log_view.toPlainText()
