@@ -29,7 +29,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_share
 from bertstudio.tasks.limits import input_fields, model_pairs
 from bertstudio.ui.example_html import PRED_BG, shaded
-from bertstudio.ui.runs_page import all_runs, in_project
+from bertstudio.ui.runs_page import all_runs, in_project, run_titles
 from bertstudio.ui.sentences import join_sentences
 from bertstudio.ui.worker import ThreadJob
 
@@ -183,10 +183,11 @@ class PlaygroundPage(QWidget):
         chosen = next((i for i in own if finished[i]), own[0] if own else 0)
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
+        titles = run_titles(runs)  # two seeds jobs' seed-42 told apart, as on the Runs page
         for i, r in enumerate(runs):
             name = (self.tr("{name} (not in this project)") if r in foreign else
                     self.tr("{name} (latest)") if i == chosen and finished[i] else
-                    self.tr("{name} (not finished)") if not finished[i] else "{name}").format(name=r.name)
+                    self.tr("{name} (not finished)") if not finished[i] else "{name}").format(name=titles[r])
             self.run_combo.addItem(name, str(r))
         self._default_index = chosen if runs else -1
         kept = -1 if following else self._find_picked(previous)

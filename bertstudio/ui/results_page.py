@@ -42,7 +42,7 @@ from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
-from bertstudio.ui.runs_page import all_runs, in_project
+from bertstudio.ui.runs_page import all_runs, in_project, run_titles
 from bertstudio.ui.session import SPLITS, split_name
 from bertstudio.ui.sentences import join_sentences
 
@@ -381,8 +381,9 @@ class ResultsPage(QWidget):
         current = self.run_dir
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
+        titles = run_titles(runs)  # two seeds jobs' seed-42 told apart, as on the Runs page
         for r in reversed(runs):  # newest first
-            self.run_combo.addItem(r.name, str(r))
+            self.run_combo.addItem(titles[r], str(r))
         self.run_combo.blockSignals(False)
         # A new run of the project appears on top: show it; otherwise stay on the one being looked
         # at (also a foreign one the user opened); never switch to a run from elsewhere.

@@ -25,7 +25,7 @@ from bertstudio.metrics.display import format_change, format_metric
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.plots import follow_palette
 from bertstudio.ui.run_words import compare_note
-from bertstudio.ui.runs_page import shown_run_name
+from bertstudio.ui.runs_page import run_titles
 
 _COLOURS = {"A": "#1f77b4", "B": "#d62728"}
 _ROW_ROLE = Qt.ItemDataRole.UserRole
@@ -55,8 +55,8 @@ class RunCompareDialog(QDialog):
         self.session = session
         self.folders = (Path(folder_a), Path(folder_b))
         # two runs of one name (two seeds jobs' seed-42) told apart by their job folder, as the Runs page does
-        shared = {self.folders[0].name} if self.folders[0].name == self.folders[1].name else set()
-        self.names = {"A": shown_run_name(self.folders[0], shared), "B": shown_run_name(self.folders[1], shared)}
+        titles = run_titles(self.folders)
+        self.names = {"A": titles[self.folders[0]], "B": titles[self.folders[1]]}
         self.result: Any = None
         self.setWindowTitle(self.tr("Compare runs: {a} → {b}").format(a=self.names["A"], b=self.names["B"]))
         self.resize(1100, 760)

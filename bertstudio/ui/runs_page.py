@@ -12,9 +12,10 @@ import datetime as dt
 import hashlib
 import logging
 import os
+from collections import Counter
 from html import escape
 from pathlib import Path
-from typing import Any, Collection
+from typing import Any, Collection, Iterable
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -153,6 +154,15 @@ def shown_run_name(folder: Path, shared: Collection[str]) -> str:
     return f"{folder.parent.name}/{folder.name}" if folder.name in shared else folder.name
 
 
+def run_titles(folders: Iterable[str | Path]) -> dict[Path, str]:
+    """Runs listed together, each with its name as shown (:func:`shown_run_name`, over the names
+    two of them share): the Runs table, Compare, the Results page's and the Playground's run lists.
+    Results and the Playground listed two seeds jobs' runs as "seed-42" twice."""
+    listed = list(dict.fromkeys(Path(f) for f in folders))
+    shared = {name for name, n in Counter(f.name for f in listed).items() if n > 1}
+    return {f: shown_run_name(f, shared) for f in listed}
+
+
 class RunsModel(QAbstractTableModel):
     COLUMNS = ("run", "status", "task", "model", "mode", "epochs", "lr", "batch", "score", "started")
     _CHOSEN = ("mode", "epochs", "lr", "batch")  # the settings Automatic may have chosen: its reason as their tooltip
@@ -160,15 +170,14 @@ class RunsModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.runs: list[RunInfo] = []
-        self._shared: set[str] = set()  # names two listed runs share
+        self._titles: dict[Path, str] = {}  # the runs' names as shown (run_titles)
         self._listed: list[RunInfo] = []  # in the order given (oldest first), for "no column sorted"
         self._sorted_by: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
 
     def set_runs(self, runs: list[RunInfo]) -> None:
         self.beginResetModel()
         self._listed = list(runs)
-        seen: set[str] = set()
-        self._shared = {info.name for info in runs if info.name in seen or seen.add(info.name)}
+        self._titles = run_titles(info.folder for info in runs)
         self.runs = self._ordered(*self._sorted_by)  # a refresh keeps the column the user sorted by
         self.endResetModel()
 
@@ -196,8 +205,8 @@ class RunsModel(QAbstractTableModel):
         return [self._listed[row] for row in ranked]  # stable: runs of one value stay oldest first
 
     def shown_name(self, info: RunInfo) -> str:
-        """The run's name, with its job folder's when another listed run shares it (:func:`shown_run_name`)."""
-        return shown_run_name(info.folder, self._shared)
+        """The run's name, with its job folder's when another listed run shares it (:func:`run_titles`)."""
+        return self._titles.get(Path(info.folder)) or info.folder.name
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.runs)

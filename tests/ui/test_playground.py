@@ -490,3 +490,19 @@ def test_the_not_read_words_note_uses_qts_plural_form(qapp):
         for translator in installed:
             qapp.removeTranslator(translator)
     assert said.startswith("3 个词") and "{mark}" in said, said
+
+
+def test_two_jobs_runs_of_one_name_are_told_apart_in_the_run_list(qtbot, tmp_path, trained_run):
+    """Two seeds jobs' runs were listed as "seed-42 (latest)" and "seed-42" (the Runs page and
+    Compare named their jobs)."""
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    for job in ("seeds4", "seeds5"):
+        shutil.copytree(trained_run, project.runs_dir / job / "seed-42")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        texts = sorted(page.run_combo.itemText(i) for i in range(page.run_combo.count()))
+        assert len(texts) == 2 and texts[0].startswith("seeds4/seed-42") and texts[1].startswith("seeds5/seed-42"), texts
+    finally:
+        project.close(compact=False)

@@ -774,3 +774,19 @@ def test_a_run_of_a_copied_project_folder_never_writes_its_new_class_as_this_one
     _select_dev_row(page, 1)  # a class the copies shared before the split is still this project's
     assert page.model.predicted_value(page.current_prediction()) == "neg" and page.accept_button.isEnabled()
     b.close(compact=False)
+
+
+def test_two_jobs_runs_of_one_name_are_told_apart_in_the_run_list(qtbot, tmp_path, trained_run):
+    """Two seeds jobs' runs were listed as "seed-42" twice (the Runs page and Compare named their jobs)."""
+    import shutil
+
+    project = make_project(tmp_path / "proj")
+    try:
+        for job in ("seeds4", "seeds5"):
+            shutil.copytree(trained_run, project.runs_dir / job / "seed-42", ignore=shutil.ignore_patterns("model"))
+        shutil.copytree(trained_run, project.runs_dir / "solo", ignore=shutil.ignore_patterns("model"))
+        page = _shown_page(qtbot, project, tmp_path)
+        texts = sorted(page.run_combo.itemText(i) for i in range(page.run_combo.count()))
+        assert texts == ["seeds4/seed-42", "seeds5/seed-42", "solo"], texts
+    finally:
+        project.close(compact=False)
