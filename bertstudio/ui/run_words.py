@@ -14,8 +14,9 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication
 
+from bertstudio.ui.run_reader import READING
 from bertstudio.ui.sentences import join_sentences
-
+from bertstudio.ui.session import split_name
 
 
 def _tr(text: str, disambiguation: str | None = None, n: int = -1) -> str:
@@ -29,6 +30,16 @@ def auto_reason_text(reason: str) -> str:
 
     reasons = reasons_in(reason)
     return (say(reasons, partial(QCoreApplication.translate, "SmallData")) or reason) if reasons else reason
+
+
+def status_text(status: str) -> str:
+    """A run's status (rundir.RunInfo.status, RunFinished.status) as the Runs table and the training
+    monitor say it; one they do not know, as it is."""
+    return {"finished": _tr("finished"), "cancelled": _tr("cancelled"), "failed": _tr("failed"),
+            "running": _tr("running"), "interrupted": _tr("interrupted"),
+            "damaged": _tr("damaged"),  # the Runs table's tooltip says which file and why
+            READING: _tr("reading…"),  # read off the GUI thread: the row fills in
+            "unknown": _tr("unknown")}.get(status, status)
 
 
 def run_message(message: Any) -> str:
@@ -124,7 +135,7 @@ def compare_note(note: Any, names: dict[str, str]) -> str:
         return join_sentences([*(_no_predictions(run, names) for run in facts.get("runs", [])), only])
     if kind == "replaced":
         said = _tr("The %1 rows were replaced between the two runs: no examples to compare.").replace(
-            "%1", " / ".join(_split_name(s) for s in facts.get("splits", [])))
+            "%1", " / ".join(split_name(s) for s in facts.get("splits", [])))
         return join_sentences((said, only))
     if kind == "other_project":
         said = _tr("{b} is a run of another project than {a} (their label ids say so): no examples to compare."
@@ -146,10 +157,6 @@ def compare_note(note: Any, names: dict[str, str]) -> str:
         return _tr("No interval: {metric} has no per-row form for this kind of run.").format(
             metric=facts.get("metric", ""))
     return str(note)
-
-
-def _split_name(split: str) -> str:
-    return {"train": _tr("train"), "dev": _tr("dev"), "test": _tr("test")}.get(split, split)
 
 
 def _no_predictions(run: Any, names: dict[str, str]) -> str:

@@ -42,7 +42,7 @@ from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.run_reader import READING
-from bertstudio.ui.run_words import auto_reason_text, run_message
+from bertstudio.ui.run_words import auto_reason_text, run_message, status_text
 from bertstudio.ui.training_monitor import TrainingMonitor
 
 log = logging.getLogger(__name__)
@@ -245,11 +245,7 @@ class RunsModel(QAbstractTableModel):
         if key == "run":
             return self.shown_name(info)
         if key == "status":
-            return {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
-                    "running": self.tr("running"), "interrupted": self.tr("interrupted"),  # the tooltip says how to go on
-                    "damaged": self.tr("damaged"),  # the tooltip says which file and why
-                    READING: self.tr("reading…"),  # read off the GUI thread: the row fills in
-                    "unknown": self.tr("unknown")}.get(info.status, info.status)
+            return status_text(info.status)  # the tooltip says how to go on, or which file is damaged and why
         if key == "task":
             return info.glue_task or (kind_name(info.kind) if info.kind else "")
         if c is None:  # no readable config.toml: no settings to show

@@ -21,7 +21,7 @@ from bertstudio.train.compare_runs import resume_cut
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 from bertstudio.ui.jobs import training_job_text
 from bertstudio.ui.plots import LossPlot, LrPlot, MetricPlot, SeriesPlot
-from bertstudio.ui.run_words import run_message
+from bertstudio.ui.run_words import run_message, status_text
 from bertstudio.ui.sentences import join_sentences
 from bertstudio.ui.theme import font_scale
 
@@ -258,9 +258,7 @@ class TrainingMonitor(QWidget):
             self.progress.setValue(self.last_step.step)
         if ev.status == "finished":
             self.progress.setValue(self.progress.maximum())
-        names = {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
-                 "interrupted": self.tr("interrupted")}
-        status = names.get(ev.status, ev.status)
+        status = status_text(ev.status)
         if self.progress.maximum() == 0:  # ended in a phase without a count (a failed load)
             self.progress.setRange(0, 1)
             self.progress.setFormat(status)

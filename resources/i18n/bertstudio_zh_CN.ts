@@ -507,223 +507,248 @@
         <translation>{source}：{text}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="43"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="54"/>
         <source>The training stopped without finishing (its process was closed or crashed).</source>
         <translation>训练未完成就停止了（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="46"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="85"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="57"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="96"/>
         <source>Continue it with: {command}</source>
         <translation>用以下命令继续：{command}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="56"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="67"/>
         <source>It is still training.</source>
         <translation>它仍在训练中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="57"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="68"/>
         <source>It has finished: there is nothing to resume.</source>
         <translation>它已完成，没有可继续的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="58"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="69"/>
         <source>It kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window keeps one (not a crashed or killed run, nor one stopped before its first step). Train it again.</source>
         <translation>它没有保存可以继续的检查点：只有通过“取消”、Ctrl-C 或关闭窗口停止的运行才会保存（崩溃或被终止的运行、在第一步之前停止的运行都不会）。请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="61"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="72"/>
         <source>It was stopped by an older bertstudio, which did not record the rows it trained on, so nothing could check they are still the same. Train it again.</source>
         <translation>它由旧版 bertstudio 停止，旧版没有记录训练所用的行，因此无法检查这些行是否仍然相同。请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="63"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="74"/>
         <source>It was trained in another project (its label ids say so): resume it there.</source>
         <translation>它是在另一个项目中训练的（其标签 ID 表明了这一点）：请在那个项目中继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="64"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="75"/>
         <source>It trained on its project&apos;s rows, which the command line cannot name: resume it in the app (Runs page, select it, Resume).</source>
         <translation>它是在项目的行上训练的，命令行无法指定这些行：请在应用中继续（“运行”页面，选中它，点“继续”）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="70"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="81"/>
         <source>Its settings cannot be read: {error}</source>
         <translation>无法读取它的设置：{error}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="72"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="83"/>
         <source>Its settings file {file} is missing.</source>
         <translation>它的设置文件 {file} 不见了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="75"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="86"/>
         <source>Its data file(s) %1 are missing: put them back there.</source>
         <translation>
             <numerusform>它的数据文件 %1 不见了：请把它们放回原处。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="78"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="89"/>
         <source>Or resume with %1 naming where they lie now.</source>
         <translation>或者在继续时用 %1 指明它们现在的位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="93"/>
         <source>It trained on data files, not on the project&apos;s rows.</source>
         <translation>它是在数据文件上训练的，而不是在项目的行上。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="87"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="98"/>
         <source>(removed)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="89"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="100"/>
         <source>Its labels were renamed or removed since it stopped ({changed}): a resume goes on with the labels it trained with. Rename them back to resume it, or train it again.</source>
         <translation>它停止后，其标签被重命名或删除了（{changed}）：继续运行会沿用它训练时的标签。请把标签改回原名再继续，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="102"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="113"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目的评估行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="103"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="114"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目已标注的训练行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="106"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="117"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="108"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="119"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="111"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="122"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="113"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="124"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="115"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="126"/>
         <source>Undo the edits made since it stopped to resume it, or start a new run.</source>
         <translation>撤销它停止后所做的修改即可继续，或者开始新的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="122"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="133"/>
         <source>Only the curves and the settings compare.</source>
         <translation>只比较曲线和设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="126"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
         <source>The %1 rows were replaced between the two runs: no examples to compare.</source>
         <translation>两次运行之间，%1的行被替换了：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="130"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="141"/>
         <source>{b} is a run of another project than {a} (their label ids say so): no examples to compare.</source>
         <translation>{b} 与 {a} 属于不同的项目（它们的标签 ID 表明了这一点）：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="134"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="145"/>
         <source>The runs were evaluated on different data ({settings}), and their predictions are older than example fingerprints: no examples to compare.</source>
         <translation>两次运行在不同的数据上评估（{settings}），且它们的预测结果早于样例指纹：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="138"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="149"/>
         <source>Only %1 of %2 rows paired by position have the same gold, about what unrelated rows give: the runs were evaluated on different or reordered data, and their predictions are older than example fingerprints. No examples to compare.</source>
         <translation>按位置配对的 %2 行中只有 %1 行的标准答案相同，与不相关的行差不多：两次运行在不同的或顺序被打乱的数据上评估，且它们的预测结果早于样例指纹。没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="144"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="155"/>
         <source>The two runs share no evaluated rows (they evaluated on different data).</source>
         <translation>两次运行没有共同的评估行（它们在不同的数据上评估）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="146"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="157"/>
         <source>No interval: {metric} has no per-row form for this kind of run.</source>
         <translation>没有置信区间：对这类运行，{metric} 没有逐行的形式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
-        <source>train</source>
-        <translation>训练集</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
-        <source>dev</source>
-        <translation>验证集</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
-        <source>test</source>
-        <translation>测试集</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="161"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="168"/>
         <source>still training</source>
         <translation>仍在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="161"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="168"/>
         <source>interrupted before it saved them</source>
         <translation>在保存之前被中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="162"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="169"/>
         <source>failed before it saved them</source>
         <translation>在保存之前失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="162"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="169"/>
         <source>cancelled before it saved them</source>
         <translation>在保存之前被取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="164"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="171"/>
         <source>{run} has no predictions yet ({why}).</source>
         <translation>{run} 还没有预测结果（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="165"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
         <source>{run} evaluated but saved no {file}.</source>
         <translation>{run} 评估过，但没有保存 {file}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="168"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="175"/>
         <source>{run}&apos;s {file} holds no prediction.</source>
         <translation>{run} 的 {file} 中没有预测结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="169"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="176"/>
         <source>{run} has no {file} (its {metrics} holds scores).</source>
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="166"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="173"/>
         <source>{run} has not evaluated yet (still training).</source>
         <translation>{run} 还没有评估过（仍在训练）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="167"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="39"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="39"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="40"/>
+        <source>damaged</source>
+        <translation>已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="41"/>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="42"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="174"/>
         <source>{run} never evaluated.</source>
         <translation>{run} 从未评估过。</translation>
     </message>
@@ -2966,84 +2991,84 @@
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="187"/>
+        <location filename="../../bertstudio/ui/playground.py" line="188"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="188"/>
+        <location filename="../../bertstudio/ui/playground.py" line="189"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="189"/>
+        <location filename="../../bertstudio/ui/playground.py" line="190"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="224"/>
+        <location filename="../../bertstudio/ui/playground.py" line="225"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="286"/>
+        <location filename="../../bertstudio/ui/playground.py" line="287"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="289"/>
+        <location filename="../../bertstudio/ui/playground.py" line="290"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="311"/>
+        <location filename="../../bertstudio/ui/playground.py" line="312"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="316"/>
+        <location filename="../../bertstudio/ui/playground.py" line="317"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="320"/>
+        <location filename="../../bertstudio/ui/playground.py" line="321"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="334"/>
+        <location filename="../../bertstudio/ui/playground.py" line="335"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="337"/>
+        <location filename="../../bertstudio/ui/playground.py" line="338"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="353"/>
+        <location filename="../../bertstudio/ui/playground.py" line="354"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="358"/>
+        <location filename="../../bertstudio/ui/playground.py" line="359"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="361"/>
+        <location filename="../../bertstudio/ui/playground.py" line="362"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="386"/>
+        <location filename="../../bertstudio/ui/playground.py" line="387"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="391"/>
+        <location filename="../../bertstudio/ui/playground.py" line="392"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -3419,7 +3444,7 @@
     <name>ResultsPage</name>
     <message>
         <location filename="../../bertstudio/ui/results_page.py" line="295"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="681"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="682"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
@@ -3444,141 +3469,141 @@
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="404"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="450"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="451"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="473"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="537"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="538"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="546"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="547"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="548"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="549"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="550"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="551"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="555"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="561"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="577"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="580"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="581"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="590"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="592"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="593"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="596"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="597"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="684"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="685"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="685"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="686"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="708"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="709"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="710"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="711"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="766"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="767"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="768"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="769"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="804"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="808"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="809"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="811"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="812"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="813"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="814"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="814"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="815"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="820"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3985,127 +4010,87 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="211"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="240"/>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="240"/>
-        <source>interrupted</source>
-        <translation>已中断</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
-        <source>damaged</source>
-        <translation>已损坏</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
-        <source>reading…</source>
-        <translation>读取中…</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="243"/>
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="253"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="263"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="270"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="275"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="276"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="276"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="276"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4113,96 +4098,96 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="314"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="319"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="316"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="321"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="320"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="325"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="321"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="326"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="324"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="329"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="326"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="331"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="327"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="481"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="486"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="430"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="435"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="432"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="437"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="434"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="439"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="435"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="440"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="458"/>
         <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="468"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="458"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="522"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="559"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="583"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -5192,12 +5177,7 @@
         <translation>正在等待{job}结束…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="262"/>
-        <source>interrupted</source>
-        <translation>已中断</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="268"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="266"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
@@ -5212,22 +5192,7 @@
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="261"/>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="261"/>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="261"/>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="270"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="268"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>

@@ -633,3 +633,23 @@ def test_compares_refusals_of_old_files_and_a_followed_runs_end_are_said_in_chin
     assert "运行已中断。训练未完成就停止了" in log and command in log and "training stopped" not in log, log
     monitor.on_ended(RunFinished("failed", 3, message="CUDA out of memory"))  # the core's own error: as written
     assert "CUDA out of memory" in monitor.log_view.toPlainText()
+
+
+def test_the_training_monitor_and_the_runs_table_say_a_runs_status_alike(qtbot, chinese, tmp_path):
+    """The two kept their own maps of status words (the monitor's knew four of the table's eight)."""
+    from bertstudio.train.events import RunFinished
+    from bertstudio.train.rundir import RunInfo
+    from bertstudio.ui.runs_page import RunsModel
+    from bertstudio.ui.training_monitor import TrainingMonitor
+
+    statuses = ["finished", "cancelled", "failed", "interrupted", "running", "damaged", "unknown"]
+    model = RunsModel()
+    model.set_runs([RunInfo(tmp_path / status, None, status=status) for status in statuses])
+    column = model.COLUMNS.index("status")
+    monitor = TrainingMonitor(names=False)
+    qtbot.addWidget(monitor)
+    for row, status in enumerate(statuses):
+        in_table = model.data(model.index(row, column))
+        monitor.on_ended(RunFinished(status, 0))
+        assert in_table != status and monitor.progress.format().startswith(in_table), (status, in_table)
+    assert model.data(model.index(0, column)) == "已完成"
