@@ -55,12 +55,14 @@ def check_label_names(names: list[str], folder: Path, *, new: Collection[str] | 
     for name in names:
         problem = label_name_problem(name, new=new is None or name in new)
         if problem:
+            empty = isinstance(name, str) and not name.strip()
             raise DataError(problem, path=folder / PROJECT_FILE, where="labels",
                             expected=f"a non-empty name of at most {MAX_LABEL_CHARS} characters, "
-                                     "without spaces at its start or end")
-        if name in seen:
+                                     "without spaces at its start or end",
+                            facts={"refusal": "empty_name"} if empty else None)
+        if name in seen:  # an added label: one the set holds (the facts say it in the app's language)
             raise DataError(f"label {name!r} appears twice", path=folder / PROJECT_FILE, where="labels",
-                            expected="unique label names")
+                            expected="unique label names", facts={"refusal": "name_taken", "name": name})
         other = looks.setdefault(spelling(name), name)
         if other != name:
             raise DataError(f"label {name!r} reads the same as {other!r} (they differ only by case, spaces, Unicode "
@@ -259,7 +261,8 @@ class LabelSetOps:
         if new in self.labels:  # said as a rename, not as "appears twice" in a label list nobody typed
             raise DataError(f"a label named {new!r} already exists: a rename cannot merge two labels",
                             path=self.folder / PROJECT_FILE, where="labels",
-                            expected=f"a new name; to merge, give the rows of {old!r} the label {new!r}, then remove {old!r}")
+                            expected=f"a new name; to merge, give the rows of {old!r} the label {new!r}, then remove {old!r}",
+                            facts={"refusal": "name_taken", "name": new, "old": old})
         check_label_names([n for n in self.labels if n != old] + [new], self.folder, new=[] if restoring else [new])
         self._label_op({"op": "rename_label", "old": old, "new": new})
 
@@ -275,7 +278,8 @@ class LabelSetOps:
         if used:
             where = ", ".join(f"{n} in {s}" for s, n in used.items())
             raise DataError(f"label {name!r} is still used ({where})", path=self.folder / PROJECT_FILE,
-                            where="labels", expected="relabel or clear those rows first, or rename the label")
+                            where="labels", expected="relabel or clear those rows first, or rename the label",
+                            facts={"refusal": "label_in_use", "name": name, "used": used})
         self._label_op({"op": "remove_label", "name": name})
 
     def _restore_used_labels(self) -> list[str]:

@@ -142,6 +142,32 @@ def test_rename_refuses_existing_or_unknown_names(project: Project) -> None:
         project.rename_label("neutral", "x")
 
 
+def test_label_set_refusals_carry_their_facts(project: Project) -> None:
+    """The Label set dialog re-coded these rules to say them in Chinese (and could drift from them):
+    the refusals now give their names and numbers as facts for the app to phrase."""
+    project.import_examples(from_records("sentence", SENTENCES[:2], source="dev.tsv"), "dev")
+    with pytest.raises(DataError) as refused:
+        project.remove_label("pos")
+    assert refused.value.facts == {"refusal": "label_in_use", "name": "pos", "used": {"train": 2, "dev": 1}}
+    with pytest.raises(DataError) as refused:
+        project.add_label("neg")
+    assert refused.value.facts == {"refusal": "name_taken", "name": "neg"}
+    with pytest.raises(DataError) as refused:
+        project.rename_label("pos", "neg")
+    assert refused.value.facts == {"refusal": "name_taken", "name": "neg", "old": "pos"}
+    for empty in ("", "  "):
+        with pytest.raises(DataError) as refused:
+            project.add_label(empty)
+        assert refused.value.facts == {"refusal": "empty_name"}
+        with pytest.raises(DataError) as refused:
+            project.rename_label("pos", empty)
+        assert refused.value.facts == {"refusal": "empty_name"}
+    with pytest.raises(DataError) as refused:
+        project.add_label("x" * 10_000)  # another refusal: no facts, the core's words
+    assert refused.value.facts == {}
+    project.close(compact=False)
+
+
 def test_remove_label_refused_while_used(project: Project) -> None:
     with pytest.raises(DataError, match=r"'pos' is still used \(2 in train\)"):
         project.remove_label("pos")

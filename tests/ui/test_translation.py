@@ -653,3 +653,21 @@ def test_the_training_monitor_and_the_runs_table_say_a_runs_status_alike(qtbot, 
         monitor.on_ended(RunFinished(status, 0))
         assert in_table != status and monitor.progress.format().startswith(in_table), (status, in_table)
     assert model.data(model.index(0, column)) == "已完成"
+
+
+def test_a_refused_entity_rename_names_the_tag_that_clashed(qtbot, chinese, session_factory):
+    """Renaming the entity type PER to PERSON where an I-PERSON tag already exists: the dialog's own
+    copy of the rule advised giving B-PER's rows the label I-PERSON; the project refuses I-PER's
+    rename, and the dialog says that, from the refusal's facts."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    rows = [{"tokens": ["john", "smith"], "tags": ["B-PER", "I-PER"]}]
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "I-PERSON"]
+    session = session_factory("tagging", labels, {"train": rows})
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    assert not dialog.rename_label("B-PER", "B-PERSON")
+    said = dialog.error.text()
+    assert said.startswith("已存在名为 I-PERSON 的标签：重命名不能合并两个标签") and "把 I-PER 的行标为 I-PERSON" in said, said
+    assert "B-PER" not in said, said
+    assert session.labels() == labels and session.project.gold("train", 0) == ["B-PER", "I-PER"]

@@ -95,65 +95,42 @@ class LabelSetDialog(QDialog):
         item = self.list.currentItem()
         return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
 
-    def _refuse(self, reason: str) -> bool:
-        self.error.setText(reason)
-        return False
-
-    def _name_refusal(self, new: str, old: str | None = None) -> str:
-        """The common refusals in the interface's words (the core's said them in English inside a
-        Chinese dialog); "" when the project is to decide (its checks stay the safety net)."""
-        if not new.strip():
+    def _refusal_text(self, exc: BertStudioError) -> str:
+        """The project's common refusals (its facts) in the interface's words: the core said them in
+        English inside a Chinese dialog. Any other as the core says it: the problem and what to do
+        (the project file's path filled the dialog and said nothing more)."""
+        facts = exc.facts
+        refusal = facts.get("refusal")
+        if refusal == "empty_name":
             return self.tr("A label needs a name: this one is empty.")
-        made = [new] if old is None else self._renamed_names(old, new)
-        taken = [n for n in made if n in self.session.labels()]
-        if not taken:
-            return ""
-        if old is None:
-            return self.tr("A label named {new} already exists: give the new label another name.").format(new=taken[0])
-        return self.tr("A label named {new} already exists: a rename cannot merge two labels. To merge them, give "
-                       "the rows of {old} the label {new}, then remove {old}.").format(new=taken[0], old=old)
-
-    def _renamed_names(self, old: str, new: str) -> list[str]:
-        """The names a rename of ``old`` to ``new`` makes (B-PER to B-PERSON makes I-PERSON too)."""
-        if new == old:
-            return []
-        partner = self.session.entity_partner(old)
-        if partner is None:
-            return [new]
-        if new[:2] != old[:2]:
-            return []  # a name without the tag's prefix: the session says why, in these words
-        return [new, partner[:2] + new[2:]]
-
-    def _use_refusal(self, name: str) -> str:
-        """Why ``name`` cannot be removed yet: how often each split uses it (rows, or a tag set's
-        tokens, as the project counts them); "" when none does."""
-        project = self.session.project
-        used = [(split_name(s), n) for s in project.split_names if (n := project.label_counts(s).get(name, 0))]
-        if not used:
-            return ""
-        where = self.tr(", ").join(self.tr("%n in {split}", "", n).format(split=split) for split, n in used)
-        return self.tr("Label {name} is still used ({where}): relabel or clear those rows first, or rename the "
-                       "label.").format(name=name, where=where)
+        if refusal == "name_taken" and "old" in facts:  # a rename (of B-PER, or of its partner I-PER)
+            return self.tr("A label named {new} already exists: a rename cannot merge two labels. To merge them, give "
+                           "the rows of {old} the label {new}, then remove {old}.").format(new=facts["name"],
+                                                                                          old=facts["old"])
+        if refusal == "name_taken":
+            return self.tr("A label named {new} already exists: give the new label another name.").format(
+                new=facts["name"])
+        if refusal == "label_in_use":  # per split: rows, or a tag set's tokens, as the project counts them
+            where = self.tr(", ").join(self.tr("%n in {split}", "", n).format(split=split_name(split))
+                                       for split, n in facts["used"].items())
+            return self.tr("Label {name} is still used ({where}): relabel or clear those rows first, or rename the "
+                           "label.").format(name=facts["name"], where=where)
+        return exc.problem + (f" ({exc.expected})" if exc.expected else "")
 
     def _run(self, action) -> bool:  # type: ignore[no-untyped-def]
         try:
             action()
         except BertStudioError as exc:
-            # the problem and what to do: the project file's path filled the dialog and said nothing more
-            self.error.setText(exc.problem + (f" ({exc.expected})" if exc.expected else ""))
+            self.error.setText(self._refusal_text(exc))
             return False
         self.error.clear()
         return True
 
     # The session's project does the work; these only ask for names/colours.
     def add_label(self, name: str, colour: str | None = None) -> bool:
-        if refusal := self._name_refusal(name):
-            return self._refuse(refusal)
         return self._run(lambda: self.session.add_label(name, colour))  # undoable (Edit > Undo)
 
     def rename_label(self, old: str, new: str) -> bool:
-        if refusal := self._name_refusal(new, old):
-            return self._refuse(refusal)
         return self._run(lambda: self.session.rename_label(old, new))  # undoable (Edit > Undo)
 
     def set_colour(self, name: str, colour: str) -> bool:
@@ -195,6 +172,4 @@ class LabelSetDialog(QDialog):
             self.remove_label(name)
 
     def remove_label(self, name: str) -> bool:
-        if refusal := self._use_refusal(name):
-            return self._refuse(refusal)
         return self._run(lambda: self.session.remove_label(name))  # undoable
