@@ -38,6 +38,7 @@ class SeedsResult:
     folders: dict[int, str] = field(default_factory=dict)
     results: list[Any] = field(default_factory=list, repr=False)  # the RunResults, in seed order
     message: str = ""
+    asked: int = 0  # the seeds the job was to train (0: as many as ran)
 
     @property
     def mean(self) -> float | None:
@@ -54,9 +55,10 @@ class SeedsResult:
         as the evaluation lines beside it are (the CLI's ``digits=2``)."""
         from bertstudio.metrics.display import format_metric, format_spread
 
-        if not self.values or self.metric is None:
-            return f"{len(self.results)} seed(s), no {self.metric or 'metric'} to sum up" + (
-                f": {self.message}" if self.message else "")
+        if not self.values or self.metric is None:  # (why the job stopped is its message, said on its own)
+            ran = len(self.results)
+            said = f"{ran} of {self.asked} seed(s) ran" if self.asked > ran else f"{ran} seed(s)"
+            return f"{said}, no {self.metric or 'metric'} to sum up"
         metric = self.metric
         lo, hi = min(self.values.values()), max(self.values.values())
         spread = f" ± {format_spread(metric, self.sd, digits)}" if self.sd is not None else ""
@@ -152,7 +154,7 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
         check_seeds_folder(config)
         folder_for = seed_folders(config)
     callbacks = list(callbacks)
-    out = SeedsResult("finished", None)
+    out = SeedsResult("finished", None, asked=config.seeds)
     if summary and launched_rank() == 0:  # the job's folder, made now: one removed while the job runs stays gone
         Path(config.output_dir).mkdir(parents=True, exist_ok=True)
     for seed in range(config.seed, config.seed + config.seeds):

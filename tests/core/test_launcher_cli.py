@@ -218,3 +218,15 @@ def test_a_world_size_that_is_no_number_is_one_line_naming_it(tmp_path, capsys, 
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "WORLD_SIZE='abc' in the environment is not a number of processes" in err[0]
     assert not (tmp_path / "run").exists()
+
+
+def test_a_failed_seeds_jobs_summary_counts_the_seeds_asked_and_leaves_the_error_to_its_own_line(monkeypatch, tmp_path):
+    """'1 seed(s), no metric to sum up: seed 42: …removed…' then 'error: seed 42: …removed…': the
+    failure said twice, and one seed counted for a job of two."""
+    from bertstudio.train import engine, seeds
+
+    monkeypatch.setattr(engine, "train", lambda run, *a, **k: RunResult("failed", message="the folder went",
+                                                                        output_dir=run.output_dir))
+    result = seeds.train_seeds(TrainConfig(labels=["a", "b"], seeds=2, output_dir=str(tmp_path / "job")))
+    assert result.status == "failed" and result.message == "seed 42: the folder went"
+    assert result.summary() == "1 of 2 seed(s) ran, no metric to sum up"
