@@ -1197,18 +1197,26 @@ def interrupted_message(folder: Path) -> Said:
                 **facts)
 
 
+def _resumed_config(root: Path) -> tuple[TrainConfig | None, Said | None]:
+    """The settings of the run in ``root`` that a resume would go on with, or why there are none."""
+    try:
+        config = read_config(root)
+    except ConfigError as exc:
+        return None, Said(f"it cannot be resumed: {exc}", "bad_config", error=str(exc))
+    if config is None:
+        return None, Said(f"it cannot be resumed: its {CONFIG} is missing", "no_config", file=CONFIG)
+    return config, None
+
+
 def not_resumable(root: Path) -> Said | None:
     """Why ``bertstudio train --config RUN/config.toml --resume`` cannot continue the run in
     ``root`` whatever the user types, said with what can be done instead; None when it can. A
     run the app started trained on its project's rows, which its config.toml does not name: the
     command offered for it failed, and the --train FILE its error suggested was refused as a
     changed setting. A run whose data files are gone fails with "file not found"."""
-    try:
-        config = read_config(root)
-    except ConfigError as exc:
-        return Said(f"it cannot be resumed: {exc}", "bad_config", error=str(exc))
+    config, why = _resumed_config(root)
     if config is None:
-        return Said(f"it cannot be resumed: its {CONFIG} is missing", "no_config", file=CONFIG)
+        return why
     if not (config.train_file or (config.glue_task and config.data_dir)):
         return Said("it trained on its project's rows, which its config.toml does not name, so the command line "
                     "cannot resume it: resume it in the app (Runs page, select it, Resume)", "project_rows")
@@ -1247,12 +1255,9 @@ def project_resume_problem(root: Path, project: Any, *, stopped: bool = False) -
     if not keeps_fingerprints(found):
         return Said("it was stopped by an older bertstudio, which did not record the rows it trained on, so nothing "
                     "could check they are still the same: train it again", "old_checkpoint")
-    try:
-        config = read_config(root)
-    except ConfigError as exc:
-        return Said(f"it cannot be resumed: {exc}", "bad_config", error=str(exc))
+    config, why = _resumed_config(root)
     if config is None:
-        return Said(f"it cannot be resumed: its {CONFIG} is missing", "no_config", file=CONFIG)
+        return why
     if config.train_file or config.glue_task:
         why = not_resumable(root)
         command = None if why else _resume_line(root, found)

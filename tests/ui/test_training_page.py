@@ -1330,6 +1330,17 @@ def test_a_cancelled_run_resumes_from_the_runs_page_and_ends_as_if_never_stopped
     assert "accuracy" in numbers[0] and numbers[1] == pytest.approx(numbers[0], abs=1e-6)
 
 
+def _stopped_run(qtbot, page: TrainingPage, model_dir: Path) -> Path:
+    """A run of 400 steps the page started and cancelled after its first steps (resumable)."""
+    _tiny_settings(page, model_dir, epochs=50)
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.cancel_training()
+    assert ended.args[1] == "cancelled"
+    return Path(ended.args[0])
+
+
 def test_resume_refuses_what_it_cannot_continue_in_one_line_and_changes_nothing(qtbot, session, tiny_model_dir,
                                                                                  monkeypatch):
     from PySide6.QtWidgets import QMessageBox
@@ -1340,12 +1351,7 @@ def test_resume_refuses_what_it_cannot_continue_in_one_line_and_changes_nothing(
     qtbot.addWidget(window)
     window.confirm_stop_training = lambda: True
     page = window.pages["train"]
-    _tiny_settings(page, tiny_model_dir, epochs=50)
-    page.start_training()
-    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
-    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
-        page.cancel_training()
-    stopped = Path(ended.args[0])
+    stopped = _stopped_run(qtbot, page, tiny_model_dir)
     said: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text: said.append(text))
     # a run of another project (a folder copied in): its label ids name that project
@@ -1380,12 +1386,7 @@ def test_a_resume_cancelled_while_it_loads_says_the_run_is_as_it_was(qtbot, sess
 
     page = TrainingPage(session)
     qtbot.addWidget(page)
-    _tiny_settings(page, tiny_model_dir, epochs=50)
-    page.start_training()
-    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
-    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
-        page.cancel_training()
-    stopped = Path(ended.args[0])
+    stopped = _stopped_run(qtbot, page, tiny_model_dir)
     state = (stopped / "checkpoints" / "last" / "state.json").read_bytes()
     go, real_check = threading.Event(), engine.check_before_start
 
