@@ -41,10 +41,10 @@ def build_actions(window: Any, pages: Any) -> None:
     w.save_action = act(w, "saveAction", _t("&Save"), w.save, SK.Save)
     w.import_action = act(w, "importAction", _t("&Import data…"), w.import_data, "Ctrl+I")
     w.export_action = act(w, "exportAction", _t("&Export data…"), w.export_data, "Ctrl+E")
-    w.export_run_action = act(w, "exportRunAction", _t("Export &run…"), w.export_run)
-    w.export_onnx_action = act(w, "exportOnnxAction", _t("Export model as &ONNX…"), lambda: export_onnx(w))
+    w.export_run_action = act(w, "exportRunAction", _t("Export r&un…"), w.export_run)
+    w.export_onnx_action = act(w, "exportOnnxAction", _t("Export &model as ONNX…"), lambda: export_onnx(w))
     w.push_hub_action = act(w, "pushHubAction", _t("Push to Hugging Face &Hub…"), lambda: push_to_hub(w))
-    w.restore_action = act(w, "restoreRowsAction", _t("Restore &replaced rows…"), lambda: w.restore_replaced_rows())
+    w.restore_action = act(w, "restoreRowsAction", _t("Restore replaced ro&ws…"), lambda: w.restore_replaced_rows())
     w.close_action = act(w, "closeProjectAction", _t("&Close project"), w.close_project)
     w.quit_action = act(w, "quitAction", _t("&Quit"), w.close)
     # the standard Quit key is empty on Linux and Windows: Ctrl+Q everywhere, the platform's own beside it

@@ -50,24 +50,24 @@
         <translation>导出数据(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="44"/>
-        <source>Export &amp;run…</source>
-        <translation>导出运行(&amp;R)…</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/actions.py" line="45"/>
-        <source>Export model as &amp;ONNX…</source>
-        <translation>将模型导出为 ONNX(&amp;O)…</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/actions.py" line="46"/>
         <source>Push to Hugging Face &amp;Hub…</source>
         <translation>推送到 Hugging Face Hub(&amp;H)…</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/actions.py" line="44"/>
+        <source>Export r&amp;un…</source>
+        <translation>导出运行(&amp;U)…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="45"/>
+        <source>Export &amp;model as ONNX…</source>
+        <translation>将模型导出为 ONNX(&amp;M)…</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/actions.py" line="47"/>
-        <source>Restore &amp;replaced rows…</source>
-        <translation>恢复被替换的行(&amp;R)…</translation>
+        <source>Restore replaced ro&amp;ws…</source>
+        <translation>恢复被替换的行(&amp;W)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/actions.py" line="48"/>
@@ -2253,64 +2253,64 @@
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="105"/>
         <source>A label needs a name: this one is empty.</source>
         <translation>标签需要名称：此名称为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="112"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="111"/>
         <source>A label named {new} already exists: give the new label another name.</source>
         <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="113"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="107"/>
         <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
         <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="134"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="134"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
         <source>%n in {split}</source>
         <translation>
             <numerusform>{split}中 %n 处</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="135"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
         <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
         <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="163"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="140"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="163"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="140"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="174"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="151"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="175"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="152"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="180"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="157"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="180"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="157"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>

@@ -671,3 +671,41 @@ def test_a_refused_entity_rename_names_the_tag_that_clashed(qtbot, chinese, sess
     assert said.startswith("已存在名为 I-PERSON 的标签：重命名不能合并两个标签") and "把 I-PER 的行标为 I-PERSON" in said, said
     assert "B-PER" not in said, said
     assert session.labels() == labels and session.project.gold("train", 0) == ["B-PER", "I-PER"]
+
+
+def _menu_mnemonic_clashes(window) -> dict[str, list[str]]:
+    """Per top-level menu, the entries that share a mnemonic letter (Alt+F, O only moved between
+    "Open project…" and "Export model as ONNX…" instead of running one)."""
+    import re
+
+    clashes = {}
+    for menu_action in window.menuBar().actions():
+        menu = menu_action.menu()
+        seen: dict[str, list[str]] = {}
+        for action in menu.actions():
+            key = re.search(r"&([^&])", action.text().replace("&&", ""))
+            if key:
+                seen.setdefault(key.group(1).lower(), []).append(action.text())
+        clashes.update({f"{menu.title()} {k}": v for k, v in seen.items() if len(v) > 1})
+    return clashes
+
+
+def test_no_two_entries_of_a_menu_share_a_mnemonic_in_english_or_chinese(qtbot, qapp, tmp_path):
+    from bertstudio import app as app_module
+    from bertstudio.data.project import Project
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+
+    for language in (None, "zh_CN"):
+        installed = app_module.install_translators(qapp, language) if language else []
+        try:
+            project = Project.create(tmp_path / f"p-{language}", name="p", kind="sentence", labels=["a", "b"])
+            session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+            window = MainWindow(session)
+            qtbot.addWidget(window)
+            assert _menu_mnemonic_clashes(window) == {}, language
+            window.close()
+            session.close()
+        finally:
+            for translator in installed:
+                qapp.removeTranslator(translator)
