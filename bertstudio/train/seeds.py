@@ -85,6 +85,16 @@ def seed_folders(config: TrainConfig) -> Callable[[int], str | None]:
     return lambda seed: str(Path(config.output_dir) / f"seed-{seed}") if config.output_dir else None
 
 
+def with_job_runs(folders: list[Path]) -> list[Path]:
+    """Each job folder among ``folders`` (``--seeds N`` or ``bertstudio glue`` written into a
+    project's runs/) as its runs, as Open run folder… lists it; other folders as they are. A run's
+    own folder costs one stat (its config.toml)."""
+    out: list[Path] = []
+    for folder in folders:
+        out += job_runs(folder) or [Path(folder)]
+    return out
+
+
 def job_runs(folder: str | Path) -> list[Path]:
     """The runs of a job folder: a seeds job's (``seed-N`` folders that hold a run's config.toml),
     by seed, or a ``bertstudio glue`` folder's (one run folder per task, named as the task: RTE,

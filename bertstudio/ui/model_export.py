@@ -46,7 +46,9 @@ def chosen_run(window: Any) -> Path | None:
     if selected:
         return Path(selected[0].folder)
     project = window.session.project
-    runs = [Path(r) for r in (project.list_runs() if project is not None else [])]
+    from bertstudio.train.seeds import with_job_runs
+
+    runs = with_job_runs(project.list_runs()) if project is not None else []  # a seeds/glue job's runs too
     with_model = [r for r in runs if (r / "model" / "config.json").is_file()]
     return max(with_model, key=lambda r: r.stat().st_mtime) if with_model else None
 

@@ -297,9 +297,10 @@ class ReviewQueue(QWidget):
         out-of-sample probabilities for the rows it evaluated (which split, and whether it has
         probabilities at all, is read when the check runs)."""
         from bertstudio.train.rundir import PREDICTIONS
+        from bertstudio.train.seeds import with_job_runs
 
-        try:
-            runs = [r for r in reversed(self.session.project.list_runs()) if (r / PREDICTIONS).is_file()]
+        try:  # a seeds/glue job's runs too (its folder holds no predictions of its own)
+            runs = [r for r in reversed(with_job_runs(self.session.project.list_runs())) if (r / PREDICTIONS).is_file()]
         except OSError as exc:  # an unreadable runs folder: the other checks still work
             log.warning("cannot list the runs: %s", exc)
             return

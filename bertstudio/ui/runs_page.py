@@ -109,19 +109,10 @@ def _project_runs(session: Any, project: Any) -> list[Path]:
         marker: Any = (str(folder), st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
     except OSError:
         marker = (str(folder), None)
-    return session.run_reader.listed("project", marker, lambda: _with_job_runs(project.list_runs()))
+    from bertstudio.train.seeds import with_job_runs
 
-
-def _with_job_runs(folders: list[Path]) -> list[Path]:
-    """Each job folder among ``folders`` (``--seeds N`` or ``bertstudio glue`` written into runs/)
-    as its runs, as Open run folder… lists it: it was one "unknown" row, its evaluated runs hidden
-    and Compare calling it "never evaluated". A run's own folder costs one stat (its config.toml)."""
-    from bertstudio.train.seeds import job_runs
-
-    out: list[Path] = []
-    for folder in folders:
-        out += job_runs(folder) or [folder]
-    return out
+    # a job folder (seeds, glue) in runs/ as its runs: it was one "unknown" row, Compare "never evaluated"
+    return session.run_reader.listed("project", marker, lambda: with_job_runs(project.list_runs()))
 
 
 def _start_key(info: RunInfo) -> float:

@@ -190,7 +190,9 @@ class TimeEstimateLabel(QLabel):
     def _find(self, key: tuple) -> None:
         if self._job is not None:
             return  # the newest key is looked up when this job ends
-        runs = self.session.project.list_runs()
+        from bertstudio.train.seeds import with_job_runs
+
+        runs = with_job_runs(self.session.project.list_runs())  # a seeds job's runs timed too
         _folder, model, device = key
         self._job_key = key
         may_time = not self._assistant_busy()

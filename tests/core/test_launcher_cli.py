@@ -230,3 +230,19 @@ def test_a_failed_seeds_jobs_summary_counts_the_seeds_asked_and_leaves_the_error
     result = seeds.train_seeds(TrainConfig(labels=["a", "b"], seeds=2, output_dir=str(tmp_path / "job")))
     assert result.status == "failed" and result.message == "seed 42: the folder went"
     assert result.summary() == "1 of 2 seed(s) ran, no metric to sum up"
+
+
+def test_a_job_folder_among_a_projects_runs_lists_as_its_runs(tmp_path):
+    """A --seeds job or a glue folder written into a project's runs/ was one folder to the Export
+    model and Hub actions, the Review queue's runs and the time estimate (no model, no predictions,
+    no timings): with_job_runs lists its runs where it stands, and other folders as they are."""
+    from bertstudio.train.seeds import with_job_runs
+
+    runs = tmp_path / "runs"
+    plain, job, glue, mine = runs / "a-run", runs / "job", runs / "glue", runs / "notes"
+    for folder in (plain, job / "seed-43", job / "seed-42", glue / "RTE", glue / "SST-2"):
+        folder.mkdir(parents=True)
+        (folder / "config.toml").write_text("", encoding="utf-8")
+    mine.mkdir()
+    assert with_job_runs([plain, job, glue, mine]) == [plain, job / "seed-42", job / "seed-43", glue / "RTE",
+                                                       glue / "SST-2", mine]
