@@ -12,7 +12,6 @@ Tools > Learning curve…).
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Callable, Collection, Sequence
 
 import numpy as np
@@ -27,7 +26,6 @@ from bertstudio.ui.jobs import JobWorker, training_job_text
 from bertstudio.ui.worker import CoreWarnings
 from bertstudio.ui.plots import follow_palette
 from bertstudio.ui.sentences import join_sentences
-from bertstudio.ui.session import split_name
 
 ConfigFactory = Callable[[], Any]  # -> TrainConfig of the current settings
 # -> None (the settings as they are, for every share) or, when they are the Automatic choice, the
@@ -132,7 +130,7 @@ class LearningCurvePanel(QWidget):
             def said(fraction: float, where: Any) -> None:  # QCoreApplication.translate is thread-safe
                 progress(fraction, progress_text(where))
 
-            with _CurveWarnings(bridge.warned.emit):
+            with CoreWarnings(bridge.warned.emit):
                 return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=said,
                                       on_point=bridge.point.emit, cancel=cancel, automatic=automatic)
 
@@ -285,63 +283,6 @@ class LearningCurvePanel(QWidget):
         shares = "; ".join(self.tr("{n:,} rows: {method}, batch {batch} x {epochs:g} epochs").format(
             n=n, method=s["method"], batch=s["batch_size"], epochs=s["epochs"]) for n, s in sorted(per_size.items()))
         return self.tr("Automatic chose the settings for each share's own rows ({shares}).").format(shares=shares)
-
-
-class _CurveWarnings(CoreWarnings):
-    """The core's warnings about the curve's rows in the UI's language, where the record carries its facts."""
-
-    def said(self, record: logging.LogRecord) -> str:
-        facts = getattr(record, "facts", None)
-        return (warning_text(facts) if isinstance(facts, dict) else "") or record.getMessage()
-
-
-def _t(text: str, disambiguation: str | None = None, n: int = -1) -> str:
-    # no context: lupdate files a module-level _t("...") there (scripts/update_translations.py)
-    return QCoreApplication.translate("", text, disambiguation, n)
-
-
-def _row(split: str | None, row: str) -> str:
-    if not split:
-        return _t("row {n}").format(n=row)
-    named = {"eval": _t("evaluation"), "held-out": _t("held-out")}.get(split) or split_name(split)
-    return _t("{split} row {n}").format(split=named, n=row)
-
-
-def warning_text(facts: dict[str, Any]) -> str:
-    """A warning of train/sources (its record's ``facts``) said in the UI's language; "" for one it does not know."""
-    kind = facts.get("kind")
-    if kind in ("untrained_classes", "unevaluated_classes"):
-        classes = list(facts["classes"])
-        names = _t(", ").join(classes[:4]) + (_t(" and %n more", "", len(classes) - 4) if len(classes) > 4 else "")
-        if kind == "untrained_classes":
-            text = _t("%n class(es) have no training row, so the model can never predict them: {classes}.", "",
-                      len(classes))
-        else:
-            text = _t("%n class(es) have no held-out row: trained on, not evaluated: {classes}.", "", len(classes))
-        text = text.format(classes=names)
-    elif kind == "conflicting_gold":
-        what = {"labels": _t("labels"), "scores": _t("scores"), "tags": _t("tags")}.get(facts["what"], facts["what"])
-        a, b = facts["rows"]
-        rows = (_t("{split} rows {a} and {b}").format(split=split_name(facts["split"]), a=a, b=b) if facts["split"]
-                else _t("rows {a} and {b}").format(a=a, b=b))
-        one, other, token = facts["values"]
-        values = (_t("{a} and {b} at token {t}").format(a=one, b=other, t=token) if token is not None
-                  else _t("{a} and {b}").format(a=one, b=other))
-        text = _t("%n input(s) appear more than once with different {what} (first: {rows}, {values}).",
-                  "", int(facts["count"])).format(what=what, rows=rows, values=values)
-    elif kind == "repeated_eval_rows":
-        words = (_t("{count:,} of {total:,} held-out rows repeat a training row (same {columns}): their scores "
-                    "overstate how the model does on rows it has not seen (first: {first} = {seen}).") if facts["held"]
-                 else _t("{count:,} of {total:,} evaluation rows repeat a training row (same {columns}): their scores "
-                         "overstate how the model does on rows it has not seen (first: {first} = {seen})."))
-        text = words.format(count=facts["count"], total=facts["total"], columns=_t(", ").join(facts["columns"]),
-                            first=_row(*facts["first"]), seen=_row(*facts["seen"]))
-    elif kind == "unscored_rows":
-        text = _t("{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.").format(
-            count=facts["count"], total=facts["total"])
-    else:
-        return ""
-    return _t("{source}: {text}").format(source=facts["source"], text=text) if facts.get("source") else text
 
 
 def progress_text(where: Any) -> str:

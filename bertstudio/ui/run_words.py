@@ -175,3 +175,47 @@ def _no_predictions(run: Any, names: dict[str, str]) -> str:
             "empty_predictions": _tr("{run}'s {file} holds no prediction."),
             "no_predictions_file": _tr("{run} has no {file} (its {metrics} holds scores).")}.get(kind)
     return said.format(run=name, file=PREDICTIONS, metrics=METRICS) if said else str(run)
+
+
+def _row(split: str | None, row: str) -> str:
+    if not split:
+        return _tr("row {n}").format(n=row)
+    named = {"eval": _tr("evaluation"), "held-out": _tr("held-out")}.get(split) or split_name(split)
+    return _tr("{split} row {n}").format(split=named, n=row)
+
+
+def warning_text(facts: dict[str, Any]) -> str:
+    """A warning of train/sources (its record's ``facts``) said in the UI's language; "" for one it does not know."""
+    kind = facts.get("kind")
+    if kind in ("untrained_classes", "unevaluated_classes"):
+        classes = list(facts["classes"])
+        names = _tr(", ").join(classes[:4]) + (_tr(" and %n more", "", len(classes) - 4) if len(classes) > 4 else "")
+        if kind == "untrained_classes":
+            text = _tr("%n class(es) have no training row, so the model can never predict them: {classes}.", "",
+                      len(classes))
+        else:
+            text = _tr("%n class(es) have no held-out row: trained on, not evaluated: {classes}.", "", len(classes))
+        text = text.format(classes=names)
+    elif kind == "conflicting_gold":
+        what = {"labels": _tr("labels"), "scores": _tr("scores"), "tags": _tr("tags")}.get(facts["what"], facts["what"])
+        a, b = facts["rows"]
+        rows = (_tr("{split} rows {a} and {b}").format(split=split_name(facts["split"]), a=a, b=b) if facts["split"]
+                else _tr("rows {a} and {b}").format(a=a, b=b))
+        one, other, token = facts["values"]
+        values = (_tr("{a} and {b} at token {t}").format(a=one, b=other, t=token) if token is not None
+                  else _tr("{a} and {b}").format(a=one, b=other))
+        text = _tr("%n input(s) appear more than once with different {what} (first: {rows}, {values}).",
+                  "", int(facts["count"])).format(what=what, rows=rows, values=values)
+    elif kind == "repeated_eval_rows":
+        words = (_tr("{count:,} of {total:,} held-out rows repeat a training row (same {columns}): their scores "
+                    "overstate how the model does on rows it has not seen (first: {first} = {seen}).") if facts["held"]
+                 else _tr("{count:,} of {total:,} evaluation rows repeat a training row (same {columns}): their scores "
+                         "overstate how the model does on rows it has not seen (first: {first} = {seen})."))
+        text = words.format(count=facts["count"], total=facts["total"], columns=_tr(", ").join(facts["columns"]),
+                            first=_row(*facts["first"]), seen=_row(*facts["seen"]))
+    elif kind == "unscored_rows":
+        text = _tr("{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.").format(
+            count=facts["count"], total=facts["total"])
+    else:
+        return ""
+    return _tr("{source}: {text}").format(source=facts["source"], text=text) if facts.get("source") else text

@@ -199,8 +199,12 @@ class CoreWarnings(logging.Handler):
             self.handleError(record)
 
     def said(self, record: logging.LogRecord) -> str:
-        """The warning as sent: the core's English line (a subclass phrases the record's facts)."""
-        return record.getMessage()
+        """The warning as sent: in the UI's language where the record carries its facts (train/sources'
+        warnings about the rows; the Train page's log said them in English), else the core's line."""
+        from bertstudio.ui.run_words import warning_text
+
+        facts = getattr(record, "facts", None)
+        return (warning_text(facts) if isinstance(facts, dict) else "") or record.getMessage()
 
     def __enter__(self) -> "CoreWarnings":
         logging.getLogger("bertstudio").addHandler(self)

@@ -709,3 +709,21 @@ def test_no_two_entries_of_a_menu_share_a_mnemonic_in_english_or_chinese(qtbot, 
         finally:
             for translator in installed:
                 qapp.removeTranslator(translator)
+
+
+def test_a_runs_warnings_about_its_rows_are_said_in_chinese_in_the_train_pages_log(chinese):
+    """The learning curve said the core's row warnings in Chinese, the Train page's run log (the same
+    warnings, through TrainingWorker's CoreWarnings) still in English."""
+    import logging
+
+    from bertstudio.ui.worker import CoreWarnings
+
+    said: list[str] = []
+    log = logging.getLogger("bertstudio.train.sources")
+    with CoreWarnings(said.append):
+        log.warning("the evaluation data: 3 of 8 evaluation rows have no gold value and are left out of the score",
+                    extra={"facts": {"kind": "unscored_rows", "count": 3, "total": 8}})
+        log.warning("a warning without facts")
+    assert said[0] != "the evaluation data: 3 of 8 evaluation rows have no gold value and are left out of the score"
+    assert "3" in said[0] and "8" in said[0] and any("\u4e00" <= ch <= "\u9fff" for ch in said[0]), said
+    assert said[1] == "a warning without facts"
