@@ -24,6 +24,7 @@ from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
+from bertstudio.data import atomic
 from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
 from bertstudio.train.rundir import (HISTORY, MAX_RUN_FILE_BYTES, interrupted_message, parse_history, started_here,
                                      writer_active)
@@ -86,6 +87,8 @@ class RunFollower(QObject):
         return self._timer.isActive()
 
     def _watch_file(self) -> None:
+        if atomic.WINDOWS:  # a watched folder is held open there (no rename, removal or --overwrite): the poll reads it
+            return
         if self.folder.is_dir() and str(self.folder) not in self._watcher.directories():
             self._watcher.addPath(str(self.folder))  # a folder replaced (rm -r and cp -r) drops its watch
         if self.path.is_file() and str(self.path) not in self._watcher.files():

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from bertstudio.metrics import main_metric
 from bertstudio.metrics.display import format_metric
 from bertstudio.train.events import RunFinished
+from bertstudio.data import atomic
 from bertstudio.errors import BertStudioError
 from bertstudio.train.rundir import RunInfo, rename_run
 from bertstudio.ui.enter_key import open_on_enter
@@ -355,6 +356,11 @@ class RunsPage(QWidget):
         self._changed = QTimer(self, singleShot=True, interval=300)
         self._watcher.directoryChanged.connect(self._changed.start)
         self._changed.timeout.connect(self.refresh)
+        # Windows holds a watched folder open: a run folder, or a job's, could not be renamed, removed
+        # or replaced (--overwrite) while the page watched it. There only runs/ is watched, and the
+        # folders still being written are looked at again every few seconds instead.
+        self._poll = QTimer(self, interval=2000)
+        self._poll.timeout.connect(self.refresh)
         self.refresh()
 
     def _on_double_clicked(self, idx: QModelIndex) -> None:
@@ -404,6 +410,13 @@ class RunsPage(QWidget):
                         and root in (info.folder.parent, info.folder.parent.parent):
                     wanted.add(str(info.folder))  # its config.toml, a seeds job's first seed, its metrics.json
                     writing += 1
+        if atomic.WINDOWS and runs_dir is not None:
+            polled = wanted - {str(Path(runs_dir))}
+            wanted -= polled
+            if polled and not self._poll.isActive():
+                self._poll.start()
+            elif not polled:
+                self._poll.stop()
         watched = set(self._watcher.directories())
         if watched - wanted:
             self._watcher.removePaths(sorted(watched - wanted))

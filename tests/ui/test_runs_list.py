@@ -163,3 +163,22 @@ def test_a_watched_run_folder_is_let_go_before_it_is_renamed(qtbot, session, mon
     target = page.rename(folder, "named")
     assert watched_then and str(folder) not in watched_then[0] and target.is_dir()
     page.stop_following()
+
+
+def test_on_windows_only_the_runs_folder_is_watched_and_runs_being_written_are_polled(qtbot, session, monkeypatch):
+    """Windows holds a watched folder open: a run folder the page (or its follower) watched could not
+    be renamed, removed (an unused run folder the Train page drops) or replaced by --overwrite."""
+    from bertstudio.data import atomic
+
+    monkeypatch.setattr(atomic, "WINDOWS", True)
+    runs_dir = session.project.runs_dir
+    _run(runs_dir / "done")
+    (runs_dir / "half-written").mkdir()  # no config.toml yet: a run being written
+    page = _page(qtbot, session)
+    assert page._watcher.directories() == [str(runs_dir)] and page._poll.isActive()
+    page.table.selectRow(_names(page).index("done"))
+    assert page.follower is not None and page.follower._watcher.directories() == [] == page.follower._watcher.files()
+    (runs_dir / "half-written").rmdir()  # allowed: nothing holds it
+    page.refresh()
+    assert not page._poll.isActive()
+    page.stop_following()
