@@ -276,7 +276,7 @@ def _check_file_entry(what: str, info: Any, folder: str) -> None:
         raise _Damaged(f"{what} names the data file {info.get('file')!r}, which is not a file in {folder}/")
     if not _is_count(info.get("rows")):
         raise _Damaged(f"{what} has {info.get('rows')!r} rows, not a whole number >= 0")
-    for key in ("source", "imported", "lineage", "lineage_since"):
+    for key in ("source", "imported", "lineage"):
         if info.get(key) is not None and not isinstance(info[key], str):
             raise _Damaged(f"{what}: {key} is {info[key]!r}, not text")
 
@@ -450,8 +450,12 @@ class MetaState:
 
     @property
     def split_info(self) -> dict[str, dict[str, Any]]:
-        """Per split: rows, source file, when imported (a copy)."""
-        return {s: dict(v) for s, v in self._meta["splits"].items()}
+        """Per split: rows, source file, when imported (a copy), and ``replaced_at``: when its rows
+        were replaced, as its kept backups say (rundir.rows_then: which rows an old run read)."""
+        replaced: dict[str, list[Any]] = {}
+        for backup in self._meta.get("backups", []):
+            replaced.setdefault(backup.get("split"), []).append(backup.get("replaced"))
+        return {s: {**v, "replaced_at": replaced.get(s, [])} for s, v in self._meta["splits"].items()}
 
     @property
     def ui_state(self) -> dict[str, Any]:

@@ -196,9 +196,9 @@ class SplitOps:
         return [n for n in dict.fromkeys(declared + unknown) if n in set(unknown)]
 
     def _store_split(self, split: str, table: pa.Table, source: str | None, new_labels: list[str], *,
-                     replace: bool, lineage: str | None = None, since: str | None = None) -> dict[str, Any] | None:
+                     replace: bool, lineage: str | None = None) -> dict[str, Any] | None:
         """Write ``table`` as the split's new data file and commit it (keeping replaced rows as a backup).
-        ``lineage``: the rows' own (a restored backup's), instead of a new one; ``since``: when it began."""
+        ``lineage``: the rows' own (a restored backup's), instead of a new one."""
         from bertstudio.data.project_store import disk_error
 
         meta = self._meta_copy()  # type: ignore[attr-defined]
@@ -212,8 +212,7 @@ class SplitOps:
                 entry = {"id": made[-1].stem, "split": split,
                          "file": made[-1].relative_to(self.folder).as_posix(), "rows": total,
                          "labelled": labelled, "labels": self.labels, "source": meta["splits"][split].get("source"),  # type: ignore[attr-defined]
-                         "lineage": meta["splits"][split].get("lineage"),
-                         "lineage_since": meta["splits"][split].get("lineage_since"), "replaced": _now()}
+                         "lineage": meta["splits"][split].get("lineage"), "replaced": _now()}
                 meta["backups"].append(entry)
             for name in new_labels:
                 meta["labels"].append({"name": name, "color": default_color(len(meta["labels"]))})
@@ -223,17 +222,11 @@ class SplitOps:
             # chart) stays valid through an "Add example" or an appending import.
             # A restore brings back the lineage its rows had: the same examples under the same numbers,
             # so a run's predictions and the Review queue's flags about them hold again.
-            # ``lineage_since``: when these rows began (an append keeps it; rows of before lineages were
-            # recorded began when last stored), which tells a run of before lineages whether it read them
-            # (rundir.rows_then): an append is no new rows under old numbers.
             before = meta["splits"].get(split, {})
             if lineage is None:
                 lineage = before.get("lineage") if not replace and before.get("lineage") else uuid.uuid4().hex
-                if not replace and before.get("rows"):
-                    since = before.get("lineage_since") or before.get("imported")
             meta["splits"][split] = {"file": made[-1].relative_to(self.folder).as_posix(), "rows": table.num_rows,
-                                     "source": source, "imported": _now(), "lineage": lineage,
-                                     "lineage_since": since or _now()}
+                                     "source": source, "imported": _now(), "lineage": lineage}
             meta["data_seq"] = self._seq  # type: ignore[attr-defined]
             self._commit_meta(meta)  # type: ignore[attr-defined]
         except (OSError, DataError) as exc:
@@ -345,8 +338,7 @@ class SplitOps:
             records = [b for b in self._meta["backups"] if b is not entry] + list(self._meta["splits"].values())
             longer = any(r.get("lineage") == lineage and int(r.get("rows") or 0) > int(entry["rows"]) for r in records)
             own = lineage if isinstance(lineage, str) and lineage and not longer else None
-            return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True, lineage=own,
-                                     since=entry.get("lineage_since") if own else None)
+            return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True, lineage=own)
 
     def export_target(self, path: str | Path) -> Path:
         """The file an export to ``path`` writes (a link's target); refused inside the project's folder,

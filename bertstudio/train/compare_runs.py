@@ -321,7 +321,8 @@ def _lineages(record: RunRecord, other: RunRecord) -> dict[str, str]:
         return lines
     started = rundir.run_started_at(record.folder)
     for split in sorted(missing):
-        then = rundir.rows_then(started, meta["splits"].get(split))
+        replaced = [b.get("replaced") for b in meta.get("backups") or [] if isinstance(b, dict) and b.get("split") == split]
+        then = rundir.rows_then(started, meta["splits"].get(split), replaced)
         if then is not None:
             lines[split] = then
     return lines

@@ -773,17 +773,19 @@ def project_meta_of(folder: str | Path) -> dict[str, Any] | None:
         return None
 
 
-def rows_then(started: float | None, info: Mapping[str, Any] | None) -> str | None:
+def rows_then(started: float | None, info: Mapping[str, Any] | None, replaced: Iterable[Any] = ()) -> str | None:
     """For a run that recorded no lineage with its predictions (before runs kept it), which rows of a
-    split it evaluated, told from the split's entry in project.json now (``info``) and when the run
-    started: the split's lineage of today ("" for none) when its rows were there before the run (since
-    the lineage began: appends keep it), else a mark that they were replaced since. None when either
-    time is unknown: paired as before."""
-    imported = _timestamp((info or {}).get("lineage_since") or (info or {}).get("imported"))
-    if started is None or imported is None:
+    split it evaluated, told from the split's entry in project.json now (``info``), the times its rows
+    were replaced (``replaced``: its kept backups' "replaced") and when the run started: the split's
+    lineage of today ("" for none) when no replace came after the run (an append replaces nothing),
+    else a mark that its rows were replaced since. None when the run's start is unknown: paired as
+    before. (A split's "imported" time moves with every append, and a run copied in from elsewhere
+    predates it: it hid rows no replace had touched.)"""
+    if started is None:
         return None
     now = str((info or {}).get("lineage") or "")
-    return now if imported <= started else f"replaced since: {now}"
+    later = [when for when in map(_timestamp, replaced) if when is not None and when > started]
+    return f"replaced since: {now}" if later else now
 
 
 def run_started_at(folder: str | Path) -> float | None:
@@ -1492,7 +1494,7 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
     must not guess, reads with :func:`read_prediction_rows`). ``splits``: the project's
     ``split_info`` now; a prediction recorded on a split's rows that were replaced since (its
     ``lineage`` differs, or a run from before lineages started before the split's rows were
-    imported: :func:`rows_then`) belongs to no project row: that row number names another example now."""
+    replaced: :func:`rows_then`) belongs to no project row: that row number names another example now."""
     folder = Path(folder)
     skipped = [] if skipped is None else skipped  # never raised here: left out, and said by the page
     try:
@@ -1503,13 +1505,13 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
     started: list[float | None] = []
 
     def replaced_since_run(split: str) -> bool:
-        """A run from before lineages: the split's rows were imported (replaced) after it started."""
+        """A run from before lineages: the split's rows were replaced after it started."""
         info = (splits or {}).get(split)
         if not info:
             return False
         if not started:
             started.append(run_started_at(folder))
-        then = rows_then(started[0], info)
+        then = rows_then(started[0], info, info.get("replaced_at") or ())
         return then is not None and then != str(info.get("lineage") or "")
 
     out = []

@@ -578,7 +578,6 @@ def test_a_run_from_before_lineages_is_not_paired_with_rows_imported_after_it(tm
     meta.pop("checksum")
     imported = datetime.fromisoformat(meta["splits"]["dev"]["imported"])
     meta["splits"]["dev"]["imported"] = (imported - timedelta(hours=2)).isoformat()  # imported long ago
-    meta["splits"]["dev"].pop("lineage_since", None)  # by a version that did not record when its rows began
     write_meta(tmp_path / "p", meta, None)
     project = Project.open(tmp_path / "p")
     golds = [project.gold("dev", i) for i in range(4)]
