@@ -1254,6 +1254,10 @@ def project_resume_problem(root: Path, project: Any, *, stopped: bool = False) -
     if found is None:
         return Said("it kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window "
                     "keeps one (not a crashed or killed run, nor one stopped before its first step)", "no_checkpoint")
+    try:
+        read_state(found)
+    except ConfigError as exc:  # damaged, not old: keeps_fingerprints says no for both
+        return Said(f"its checkpoint cannot be read: {exc}", "damaged_checkpoint", error=str(exc))
     if not keeps_fingerprints(found):
         return Said("it was stopped by an older bertstudio, which did not record the rows it trained on, so nothing "
                     "could check they are still the same: train it again", "old_checkpoint")

@@ -77,6 +77,10 @@ def resume_refusal(said: Any) -> str:
     }
     if kind in simple:
         return simple[kind]()
+    if kind == "damaged_checkpoint":
+        return _tr("Its checkpoint cannot be read ({error}): train it again.").format(error=facts.get("error", ""))
+    if kind == "never_started":
+        return _tr("It never started, or its files cannot be read: there is nothing to resume.")
     if kind == "bad_config":  # the file's own problem, as the core read it
         return _tr("Its settings cannot be read: {error}").format(error=facts.get("error", ""))
     if kind == "no_config":

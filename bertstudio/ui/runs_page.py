@@ -475,16 +475,19 @@ class RunsPage(QWidget):
         """Resume for a stopped run of this project that the Train page can continue (the core's one
         rule, rundir.project_resume_problem: a checkpoint with its rows' fingerprints, this project's,
         its labels as they were); otherwise the tooltip says why, as the Resume box would."""
-        from bertstudio.train.rundir import project_resume_problem
+        from bertstudio.train.rundir import Said, project_resume_problem
         from bertstudio.ui.run_words import resume_refusal
 
-        why = None
+        why: Any = None
         stopped = info is not None and self._renamable(info) and info.status in ("cancelled", "interrupted")
         if stopped:
             try:
                 why = project_resume_problem(info.folder, self.session.project, stopped=True)
             except (BertStudioError, OSError) as exc:
                 why = str(exc)
+        elif info is not None and self._renamable(info):  # a finished run, or one of no outcome: said, not silent
+            kind = {"finished": "finished", "running": "training"}.get(info.status, "never_started")
+            why = Said(kind, kind)
         self.resume_button.setEnabled(stopped and why is None)
         self.resume_button.setToolTip(resume_refusal(why) if why is not None
                                       else self.tr("Continue the selected stopped run from its last checkpoint"))

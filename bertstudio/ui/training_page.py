@@ -36,6 +36,7 @@ from bertstudio.ui import theme
 from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
 from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
+from bertstudio.ui.sentences import join_sentences
 from bertstudio.ui.training_monitor import TrainingMonitor
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
 
@@ -792,7 +793,11 @@ class TrainingPage(QWidget):
         if self._seeds_result is not None:  # several seeds: how much the score moved
             summary = self._seeds_result.summary()
             self.monitor.log(summary)
-            self.status_label.setText(summary)
+            if ev.status == "finished":
+                self.status_label.setText(summary)
+            else:  # stopped in a seed: the cancel said beside how far the job got; seeds never started leave no folder
+                self.status_label.setText(join_sentences((self.status_label.text(), summary)))
+                self._drop_unused_run_folders()
         self.session.notify_runs_changed()
         self.run_ended.emit(ev.output_dir or self.run_dir or "", ev.status)
 

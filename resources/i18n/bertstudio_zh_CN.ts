@@ -253,42 +253,42 @@
         <translation>问题:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="57"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="59"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="58"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="60"/>
         <source>Choose a finished run on the Runs or Results page first.</source>
         <translation>请先在“运行记录”或“结果”页选择一个已完成的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="81"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="83"/>
         <source>Export the model of run {run} as ONNX into folder</source>
         <translation>把运行 {run} 的模型导出为 ONNX,存入文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="87"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="89"/>
         <source>Exporting {run} to ONNX…</source>
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="289"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="291"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="293"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="295"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="294"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="296"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="290"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="292"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -398,111 +398,111 @@
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="186"/>
         <source>row {n}</source>
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="306"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="187"/>
         <source>evaluation</source>
         <translation>评估集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="306"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="187"/>
         <source>held-out</source>
         <translation>留出集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="307"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="188"/>
         <source>{split} row {n}</source>
         <translation>{split}第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="315"/>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="337"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="196"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="218"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="315"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="196"/>
         <source> and %n more</source>
         <translation>
             <numerusform>等另外 %n 个</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="317"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="198"/>
         <source>%n class(es) have no training row, so the model can never predict them: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有训练行，模型永远无法预测它们：{classes}。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="201"/>
         <source>%n class(es) have no held-out row: trained on, not evaluated: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有留出行：参与了训练，但未被评估：{classes}。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="323"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
         <source>labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="323"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
         <source>scores</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="323"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
         <source>tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="325"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="206"/>
         <source>{split} rows {a} and {b}</source>
         <translation>{split}第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="326"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="207"/>
         <source>rows {a} and {b}</source>
         <translation>第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="328"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="209"/>
         <source>{a} and {b} at token {t}</source>
         <translation>第 {t} 个词元处为 {a} 与 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="329"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="210"/>
         <source>{a} and {b}</source>
         <translation>{a} 与 {b}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="330"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="211"/>
         <source>%n input(s) appear more than once with different {what} (first: {rows}, {values}).</source>
         <translation>
             <numerusform>%n 个输入多次出现且{what}不同（首例：{rows}，{values}）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="333"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="214"/>
         <source>{count:,} of {total:,} held-out rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个留出行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="335"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="216"/>
         <source>{count:,} of {total:,} evaluation rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个评估行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="340"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
         <source>{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.</source>
         <translation>{total:,} 个评估行中有 {count:,} 个没有标准答案，不计入分数。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="344"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="225"/>
         <source>{source}: {text}</source>
         <translation>{source}：{text}</translation>
     </message>
@@ -513,7 +513,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_words.py" line="57"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="96"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="100"/>
         <source>Continue it with: {command}</source>
         <translation>用以下命令继续：{command}</translation>
     </message>
@@ -549,161 +549,171 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_words.py" line="81"/>
+        <source>Its checkpoint cannot be read ({error}): train it again.</source>
+        <translation>它的检查点无法读取（{error}）：请重新训练。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="83"/>
+        <source>It never started, or its files cannot be read: there is nothing to resume.</source>
+        <translation>它从未开始，或其文件无法读取：没有可继续的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="85"/>
         <source>Its settings cannot be read: {error}</source>
         <translation>无法读取它的设置：{error}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="87"/>
         <source>Its settings file {file} is missing.</source>
         <translation>它的设置文件 {file} 不见了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="86"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="90"/>
         <source>Its data file(s) %1 are missing: put them back there.</source>
         <translation>
             <numerusform>它的数据文件 %1 不见了：请把它们放回原处。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="89"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="93"/>
         <source>Or resume with %1 naming where they lie now.</source>
         <translation>或者在继续时用 %1 指明它们现在的位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="93"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="97"/>
         <source>It trained on data files, not on the project&apos;s rows.</source>
         <translation>它是在数据文件上训练的，而不是在项目的行上。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="98"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="102"/>
         <source>(removed)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="100"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="104"/>
         <source>Its labels were renamed or removed since it stopped ({changed}): a resume goes on with the labels it trained with. Rename them back to resume it, or train it again.</source>
         <translation>它停止后，其标签被重命名或删除了（{changed}）：继续运行会沿用它训练时的标签。请把标签改回原名再继续，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="113"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="117"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目的评估行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="114"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="118"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目已标注的训练行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="117"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="121"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="119"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="123"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="122"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="126"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="124"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="128"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="126"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="130"/>
         <source>Undo the edits made since it stopped to resume it, or start a new run.</source>
         <translation>撤销它停止后所做的修改即可继续，或者开始新的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="133"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
         <source>Only the curves and the settings compare.</source>
         <translation>只比较曲线和设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="141"/>
         <source>The %1 rows were replaced between the two runs: no examples to compare.</source>
         <translation>两次运行之间，%1的行被替换了：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="141"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="145"/>
         <source>{b} is a run of another project than {a} (their label ids say so): no examples to compare.</source>
         <translation>{b} 与 {a} 属于不同的项目（它们的标签 ID 表明了这一点）：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="145"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="149"/>
         <source>The runs were evaluated on different data ({settings}), and their predictions are older than example fingerprints: no examples to compare.</source>
         <translation>两次运行在不同的数据上评估（{settings}），且它们的预测结果早于样例指纹：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="149"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="153"/>
         <source>Only %1 of %2 rows paired by position have the same gold, about what unrelated rows give: the runs were evaluated on different or reordered data, and their predictions are older than example fingerprints. No examples to compare.</source>
         <translation>按位置配对的 %2 行中只有 %1 行的标准答案相同，与不相关的行差不多：两次运行在不同的或顺序被打乱的数据上评估，且它们的预测结果早于样例指纹。没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="155"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="159"/>
         <source>The two runs share no evaluated rows (they evaluated on different data).</source>
         <translation>两次运行没有共同的评估行（它们在不同的数据上评估）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="157"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="161"/>
         <source>No interval: {metric} has no per-row form for this kind of run.</source>
         <translation>没有置信区间：对这类运行，{metric} 没有逐行的形式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="168"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
         <source>still training</source>
         <translation>仍在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="168"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
         <source>interrupted before it saved them</source>
         <translation>在保存之前被中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="169"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="173"/>
         <source>failed before it saved them</source>
         <translation>在保存之前失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="169"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="173"/>
         <source>cancelled before it saved them</source>
         <translation>在保存之前被取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="171"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="175"/>
         <source>{run} has no predictions yet ({why}).</source>
         <translation>{run} 还没有预测结果（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="176"/>
         <source>{run} evaluated but saved no {file}.</source>
         <translation>{run} 评估过，但没有保存 {file}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="175"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="179"/>
         <source>{run}&apos;s {file} holds no prediction.</source>
         <translation>{run} 的 {file} 中没有预测结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="176"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="180"/>
         <source>{run} has no {file} (its {metrics} holds scores).</source>
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="173"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="177"/>
         <source>{run} has not evaluated yet (still training).</source>
         <translation>{run} 还没有评估过（仍在训练）。</translation>
     </message>
@@ -748,7 +758,7 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="174"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="178"/>
         <source>{run} never evaluated.</source>
         <translation>{run} 从未评估过。</translation>
     </message>
@@ -2318,146 +2328,146 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="63"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="67"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="71"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="69"/>
         <source>Learning curve progress</source>
         <translation>学习曲线进度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="80"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="78"/>
         <source>Learning curve plot</source>
         <translation>学习曲线图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="81"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="79"/>
         <source>Each run&apos;s score against its labelled training rows, and the fitted curve: the text below says what it forecasts</source>
         <translation>每次运行的得分与其已标注训练行数的关系，以及拟合的曲线：下方文字说明它的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="85"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="83"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="87"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="91"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="128"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="126"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="152"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="150"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="192"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="190"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="197"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="195"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="203"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="201"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="206"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="204"/>
         <source>Cancelled after %n run(s).</source>
         <translation>
             <numerusform>已在 %n 次运行后取消。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="209"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="207"/>
         <source>%n run(s) done.</source>
         <translation>
             <numerusform>已完成 %n 次运行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="229"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="227"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="237"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="235"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="246"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="244"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="263"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="261"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="269"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="273"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="271"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="285"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="283"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="287"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="285"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="350"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="291"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="351"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="292"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="354"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="364"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -3177,97 +3187,97 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="134"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="136"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="137"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="139"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="149"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="151"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="150"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="152"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="152"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="154"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="154"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="156"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="159"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="179"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="181"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="180"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="182"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="230"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="232"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="233"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="235"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="235"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="237"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="244"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="246"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="247"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="249"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="259"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="261"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="263"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="264"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="266"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="272"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="274"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -3617,7 +3627,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="218"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="324"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="325"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
@@ -3662,39 +3672,39 @@
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="323"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="324"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="361"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="362"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="367"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="368"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="373"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="374"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="428"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="434"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="435"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="307"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="308"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
@@ -3704,128 +3714,128 @@
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="403"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="404"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="412"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="412"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="414"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="418"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="419"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="431"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="432"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="493"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="495"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="499"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="499"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="535"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="500"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="536"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="502"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="503"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="516"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="517"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="519"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="520"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="524"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="525"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="528"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="529"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="533"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="534"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="537"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="538"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="540"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="541"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="553"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="554"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="566"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="567"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="667"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="668"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="591"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="592"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -4010,87 +4020,87 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="227"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="263"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="255"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="275"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="267"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4098,96 +4108,96 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="319"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="321"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="315"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="325"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="326"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="320"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="329"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="321"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="331"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="486"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="324"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="493"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="435"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="439"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="441"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="439"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="443"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="440"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="444"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="468"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="472"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="522"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="529"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="566"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="583"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="590"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -5200,242 +5210,242 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="156"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="157"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="158"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="159"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="160"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="161"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="401"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="402"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="256"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="413"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="460"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="461"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="462"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="463"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="506"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="507"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="634"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="635"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="674"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="693"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="694"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="708"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="709"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="700"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="701"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="316"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="317"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="320"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="321"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="363"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="364"/>
         <source>Saved training settings not restored, the defaults shown instead: {m}</source>
         <translation>保存的训练设置未能恢复，已改为显示默认值：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="411"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="429"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="430"/>
         <source>not counted: these settings do not fit the model</source>
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
         <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
         <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="480"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="481"/>
         <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
         <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="484"/>
         <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="590"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="591"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="592"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="600"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="612"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="613"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="690"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="691"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="739"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="740"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="744"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="745"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="746"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="748"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="749"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="749"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="750"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="758"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="759"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="765"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="766"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="782"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="783"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="784"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="785"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="788"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="789"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="790"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="791"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="791"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="792"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="819"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="824"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="823"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="828"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
@@ -5491,17 +5501,17 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="107"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="109"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="119"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="121"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="124"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="126"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

@@ -246,3 +246,15 @@ def test_a_job_folder_among_a_projects_runs_lists_as_its_runs(tmp_path):
     mine.mkdir()
     assert with_job_runs([plain, job, glue, mine]) == [plain, job / "seed-42", job / "seed-43", glue / "RTE",
                                                        glue / "SST-2", mine]
+
+
+def test_a_seeds_job_stopped_early_says_how_many_of_its_seeds_finished():
+    """Cancelled in seed 2 of 3: "1 seed: accuracy 50.0 (50.0 to 50.0)" read as a finished job."""
+    from bertstudio.train.seeds import SeedsResult
+
+    stopped = SeedsResult("cancelled", "accuracy", values={42: 0.5}, results=[None, None], asked=3)
+    assert stopped.summary() == "1 of 3 seeds finished: accuracy 50.0"
+    two = SeedsResult("cancelled", "accuracy", values={42: 0.5, 43: 0.7}, results=[None, None, None], asked=3)
+    assert two.summary().startswith("2 of 3 seeds finished: accuracy 60.0 ± ") and "(50.0 to 70.0)" in two.summary()
+    done = SeedsResult("finished", "accuracy", values={42: 0.5, 43: 0.7}, results=[None, None], asked=2)
+    assert done.summary().startswith("2 seeds: accuracy 60.0")

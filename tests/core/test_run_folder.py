@@ -395,6 +395,10 @@ def test_the_app_is_told_which_stopped_runs_it_can_resume_and_why_not(tmp_path):
     with open(app_run / "history.jsonl", "a", encoding="utf-8") as fh:
         fh.write(json.dumps(event_to_dict(RunFinished("finished", 8))) + "\n")
     assert "has finished" in project_resume_problem(app_run, SimpleNamespace(uid="uid-2"))
+    damaged = stopped_run(tmp_path / "damaged")
+    (damaged / "checkpoints" / "last" / "state.json").write_text("{not json", encoding="utf-8")
+    said = project_resume_problem(damaged, None)  # damaged, not "an older bertstudio"
+    assert said.kind == "damaged_checkpoint" and "cannot be read" in said and "older" not in said
     bare = stopped_run(tmp_path / "bare")
     __import__("shutil").rmtree(bare / "checkpoints")
     assert "no checkpoint" in project_resume_problem(bare, None)

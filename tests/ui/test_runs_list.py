@@ -182,3 +182,14 @@ def test_on_windows_only_the_runs_folder_is_watched_and_runs_being_written_are_p
     page.refresh()
     assert not page._poll.isActive()
     page.stop_following()
+
+
+def test_resume_says_why_not_for_a_finished_run_and_one_that_never_started(qtbot, session):
+    runs_dir = session.project.runs_dir
+    _run(runs_dir / "done")
+    (runs_dir / "never").mkdir()
+    page = _page(qtbot, session)
+    for name, said in (("done", "It has finished"), ("never", "It never started")):
+        page.table.selectRow(_names(page).index(name))
+        assert not page.resume_button.isEnabled() and page.resume_button.toolTip().startswith(said), name
+    page.stop_following()
