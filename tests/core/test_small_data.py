@@ -659,7 +659,8 @@ def test_a_seeds_summary_shows_scores_x100_and_errors_as_they_are():
     assert scores.seed_line(42) == "seed 42: accuracy 50.0  runs/seed-42" and scores.seed_line(43) == "seed 43: accuracy 52.0"
     errors = SeedsResult("finished", "mse", values={0: 0.5, 1: 0.7})
     assert errors.summary() == "2 seeds: mse 0.6000 ± 0.1414 (0.5000 to 0.7000)"
-    assert SeedsResult("finished", "accuracy", values={0: 0.8}).summary() == "1 seed: accuracy 80.0 (80.0 to 80.0)"
+    # one value has no range: "(80.0 to 80.0)" read as a measured spread (the resume sweep)
+    assert SeedsResult("finished", "accuracy", values={0: 0.8}).summary() == "1 seed: accuracy 80.0"
 
 
 @pytest.mark.parametrize("lengths, expected", [({"max_length": 24}, 24), (None, 64)])
