@@ -734,6 +734,30 @@ def test_a_project_reopened_after_another_shows_the_defaults_where_its_settings_
         session.project.close(compact=False)
 
 
+def _cancelled_at(qtbot, page: TrainingPage, *, step: int, start: int = 1) -> object:
+    """Start the page's run and press Cancel during ``step`` of the job's ``start``-th run (a seeds
+    job starts one per seed), from the worker's own thread: the loop reads it after that step, with
+    no race against a fast machine. The run_ended signal's blocker."""
+    from bertstudio.ui.worker import TrainingWorker
+
+    real_on_event, starts = TrainingWorker._on_event, []
+
+    def cancel_there(worker, event, control):
+        real_on_event(worker, event, control)
+        kind = getattr(event, "kind", None)
+        starts.extend([1] if kind == "started" else [])
+        if len(starts) == start and kind == "step" and event.step == step:
+            worker.cancel()
+
+    TrainingWorker._on_event = cancel_there
+    try:
+        with qtbot.waitSignal(page.run_ended, timeout=180_000) as ended:
+            page.start_training()
+    finally:
+        TrainingWorker._on_event = real_on_event
+    return ended
+
+
 def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
     """#13 item 5: Seeds = 3 trains three runs one after another (each its own folder on the
     Runs page, seeds 42, 43, 44) and the page ends with the main metric's mean and spread."""
@@ -762,28 +786,13 @@ def test_a_seeds_job_cancelled_in_its_second_seed_says_how_far_it_got_and_leaves
     """Cancelled in seed 2 of 3, the page said "1 seed: accuracy 50.0 (50.0 to 50.0)" in place of the
     cancel, as if a one-seed job had finished, and seed 3's folder (only its label ids) stayed on the
     Runs page as a run of unknown outcome that nothing could finish."""
-    from bertstudio.ui.worker import TrainingWorker
-
     project = make_project(tmp_path, n_train=24)
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     page = TrainingPage(session)
     qtbot.addWidget(page)
     _tiny_settings(page, tiny_model_dir, epochs=1)
     page.form.seeds_spin.setValue(3)
-    real_on_event, starts = TrainingWorker._on_event, []
-
-    def stop_in_seed_2(worker, event, control):  # Cancel pressed during seed 2's second step (no race)
-        real_on_event(worker, event, control)
-        starts.extend([1] if getattr(event, "kind", None) == "started" else [])
-        if len(starts) == 2 and getattr(event, "kind", None) == "step" and event.step == 2:
-            worker.cancel()
-
-    TrainingWorker._on_event = stop_in_seed_2
-    try:
-        with qtbot.waitSignal(page.run_ended, timeout=180_000) as ended:
-            page.start_training()
-    finally:
-        TrainingWorker._on_event = real_on_event
+    ended = _cancelled_at(qtbot, page, step=2, start=2)  # Cancel pressed during seed 2's second step
     assert ended.args[1] == "cancelled", page.error_label.text()
     text = page.status_label.text()
     assert text.startswith("Run cancelled") and "1 of 3 seeds finished: accuracy" in text and " to " not in text, text
@@ -1328,21 +1337,7 @@ def test_a_cancelled_run_resumes_from_the_runs_page_and_ends_as_if_never_stopped
     whole_losses = list(loss.series_data(loss.raw_name)[1])
     assert ended.args[1] == "finished" and len(whole_losses) == 80
 
-    from bertstudio.ui.worker import TrainingWorker
-
-    real_on_event = TrainingWorker._on_event
-
-    def stop_at_step_3(worker, event, control):  # Cancel pressed during step 3, read after it (no race)
-        real_on_event(worker, event, control)
-        if getattr(event, "kind", None) == "step" and event.step == 3:
-            worker.cancel()
-
-    TrainingWorker._on_event = stop_at_step_3
-    try:
-        with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
-            page.start_training()
-    finally:
-        TrainingWorker._on_event = real_on_event
+    ended = _cancelled_at(qtbot, page, step=3)  # Cancel pressed during step 3
     stopped = Path(ended.args[0])
     assert ended.args[1] == "cancelled" and (stopped / "checkpoints" / "last" / "state.json").is_file()
     assert json.loads((stopped / "checkpoints" / "last" / "state.json").read_text())["step"] == 3
