@@ -539,15 +539,22 @@ def _regression_run(project: Project, name: str, preds: list[dict], metrics: dic
     return run
 
 
+def _regression_page(qtbot, tmp_path: Path, rows: list[dict], pred, metrics: dict, name: str = "reg-run"):
+    """A regression project of ``rows`` (dev) with one run whose (score, loss) for row i is
+    ``pred(i, row)``, on a shown Results page: (project, page)."""
+    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
+    project.import_examples(from_records("regression", rows), "dev")
+    preds = [dict(zip(("score", "loss"), pred(i, r)), index=i, split="dev", row=i, gold=r["label"])
+             for i, r in enumerate(rows)]
+    _regression_run(project, name, preds, metrics)
+    return project, _shown_page(qtbot, project, tmp_path)
+
+
 def test_the_metrics_header_says_x100_only_over_scores(qtbot, tmp_path):
     """"Score (x100)" stood over an mse of 11.3727, which is not x100."""
     rows = [{"text": f"a{i}", "text_pair": f"b{i}", "label": float(i % 5)} for i in range(40)]
-    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
-    project.import_examples(from_records("regression", rows), "dev")
-    preds = [{"index": i, "split": "dev", "row": i, "gold": r["label"], "score": r["label"] + 0.1 * (i % 3), "loss": 0.01}
-             for i, r in enumerate(rows)]
-    _regression_run(project, "reg-run", preds, {"pearson": 0.285, "spearman": 0.427, "mse": 11.3727})
-    page = _shown_page(qtbot, project, tmp_path)
+    project, page = _regression_page(qtbot, tmp_path, rows, lambda i, r: (r["label"] + 0.1 * (i % 3), 0.01),
+                                     {"pearson": 0.285, "spearman": 0.427, "mse": 11.3727}, name="reg-run")
     try:
         qtbot.waitUntil(lambda: page.run_dir is not None and not page.is_loading())
         table = page.metrics_panel.metrics_table
@@ -565,12 +572,8 @@ def test_in_a_narrow_table_numbers_are_not_elided_while_the_text_has_room(qtbot,
     column was scaled down alike (to 44 px) beside a text column of 114 px that had room to give (the
     headers may be cut: the numbers are what is read)."""
     rows = [{"text": f"a rather long review number {i} of a film", "label": 95.25 - i} for i in range(8)]
-    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
-    project.import_examples(from_records("regression", rows), "dev")
-    preds = [{"index": i, "split": "dev", "row": i, "gold": r["label"], "score": 51.307, "loss": 1234.5678}
-             for i, r in enumerate(rows)]
-    _regression_run(project, "reg-run", preds, {"pearson": 0.5, "spearman": 0.5, "mse": 10.0})
-    page = _shown_page(qtbot, project, tmp_path)
+    project, page = _regression_page(qtbot, tmp_path, rows, lambda i, r: (51.307, 1234.5678),
+                                     {"pearson": 0.5, "spearman": 0.5, "mse": 10.0}, name="reg-run")
     try:
         page.resize(740, 600)  # the page's share of a 900 px window: a table of about 320 px
         qtbot.waitUntil(lambda: page.run_dir is not None and not page.is_loading())
@@ -594,12 +597,8 @@ def test_a_regressor_that_predicts_one_value_gets_no_interval_around_its_zero(qt
     """A collapsed regressor's Pearson and Spearman are undefined (scipy: NaN) and read 0.0 by design;
     the note printed "Pearson's 95% interval: -31 to 31" around that 0 as if it were measured."""
     rows = [{"text": f"a{i}", "text_pair": f"b{i}", "label": float(i % 5)} for i in range(40)]
-    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
-    project.import_examples(from_records("regression", rows), "dev")
-    preds = [{"index": i, "split": "dev", "row": i, "gold": r["label"], "score": 2.61, "loss": 0.01}
-             for i, r in enumerate(rows)]
-    _regression_run(project, "flat-run", preds, {"pearson": 0.0, "spearman": 0.0, "mse": 2.1})
-    page = _shown_page(qtbot, project, tmp_path)
+    project, page = _regression_page(qtbot, tmp_path, rows, lambda i, r: (2.61, 0.01),
+                                     {"pearson": 0.0, "spearman": 0.0, "mse": 2.1}, name="flat-run")
     try:
         qtbot.waitUntil(lambda: page.run_dir is not None and not page.is_loading())
         note = page.metrics_panel.size_note.text()
