@@ -281,6 +281,11 @@ def _check_file_entry(what: str, info: Any, folder: str) -> None:
             raise _Damaged(f"{what}: {key} is {info[key]!r}, not text")
 
 
+def replaced_at(meta: dict[str, Any], split: str) -> list[Any]:
+    """When ``split``'s rows were replaced, as its kept backups in project.json ``meta`` say."""
+    return [b.get("replaced") for b in meta.get("backups") or [] if isinstance(b, dict) and b.get("split") == split]
+
+
 def upgrade_v1(meta: dict[str, Any]) -> dict[str, Any]:
     """Version 1 -> 2: plain label names get palette colours; the journal markers start at 0."""
     out = dict(meta)
@@ -452,10 +457,7 @@ class MetaState:
     def split_info(self) -> dict[str, dict[str, Any]]:
         """Per split: rows, source file, when imported (a copy), and ``replaced_at``: when its rows
         were replaced, as its kept backups say (rundir.rows_then: which rows an old run read)."""
-        replaced: dict[str, list[Any]] = {}
-        for backup in self._meta.get("backups", []):
-            replaced.setdefault(backup.get("split"), []).append(backup.get("replaced"))
-        return {s: {**v, "replaced_at": replaced.get(s, [])} for s, v in self._meta["splits"].items()}
+        return {s: {**v, "replaced_at": replaced_at(self._meta, s)} for s, v in self._meta["splits"].items()}
 
     @property
     def ui_state(self) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bertstudio.data.project_labels import names_now, pred_now, value_now
+from bertstudio.data.project_meta import replaced_at
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics import compare as C
 from bertstudio.train import rundir
@@ -307,7 +308,7 @@ def _lineages(record: RunRecord, other: RunRecord) -> dict[str, str]:
     that project's); otherwise such a run has no lineage, as before."""
     lines = record.lineages()
     missing = {p["split"] for p in record.predictions if isinstance(p.get("split"), str)} - set(lines)
-    if record.eval_rows is not None and not record.lineages():
+    if record.eval_rows is not None and not lines:
         missing.add(record.eval_rows[0])
     if not missing:
         return lines
@@ -321,8 +322,7 @@ def _lineages(record: RunRecord, other: RunRecord) -> dict[str, str]:
         return lines
     started = rundir.run_started_at(record.folder)
     for split in sorted(missing):
-        replaced = [b.get("replaced") for b in meta.get("backups") or [] if isinstance(b, dict) and b.get("split") == split]
-        then = rundir.rows_then(started, meta["splits"].get(split), replaced)
+        then = rundir.rows_then(started, meta["splits"].get(split), replaced_at(meta, split))
         if then is not None:
             lines[split] = then
     return lines

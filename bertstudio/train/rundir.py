@@ -349,6 +349,11 @@ def keeps_fingerprints(checkpoint: str | Path) -> bool:
         state = read_state(found) if found is not None else None
     except ConfigError:
         return False  # the resume's own checks say what is wrong with it
+    return _keeps_fingerprints(state)
+
+
+def _keeps_fingerprints(state: dict[str, Any] | None) -> bool:
+    """:func:`keeps_fingerprints` of a state.json already read."""
     return state is not None and isinstance(state.get("data"), dict) and "eval_data" in state
 
 
@@ -1210,15 +1215,16 @@ def _resumed_config(root: Path) -> tuple[TrainConfig | None, Said | None]:
     return config, None
 
 
-def not_resumable(root: Path) -> Said | None:
+def not_resumable(root: Path, config: TrainConfig | None = None) -> Said | None:
     """Why ``bertstudio train --config RUN/config.toml --resume`` cannot continue the run in
     ``root`` whatever the user types, said with what can be done instead; None when it can. A
     run the app started trained on its project's rows, which its config.toml does not name: the
     command offered for it failed, and the --train FILE its error suggested was refused as a
     changed setting. A run whose data files are gone fails with "file not found"."""
-    config, why = _resumed_config(root)
-    if config is None:
-        return why
+    if config is None:  # (the caller's, already read)
+        config, why = _resumed_config(root)
+        if config is None:
+            return why
     if not (config.train_file or (config.glue_task and config.data_dir)):
         return Said("it trained on its project's rows, which its config.toml does not name, so the command line "
                     "cannot resume it: resume it in the app (Runs page, select it, Resume)", "project_rows")
@@ -1255,17 +1261,17 @@ def project_resume_problem(root: Path, project: Any, *, stopped: bool = False) -
         return Said("it kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window "
                     "keeps one (not a crashed or killed run, nor one stopped before its first step)", "no_checkpoint")
     try:
-        read_state(found)
+        state = read_state(found)
     except ConfigError as exc:  # damaged, not old: keeps_fingerprints says no for both
         return Said(f"its checkpoint cannot be read: {exc}", "damaged_checkpoint", error=str(exc))
-    if not keeps_fingerprints(found):
+    if not _keeps_fingerprints(state):
         return Said("it was stopped by an older bertstudio, which did not record the rows it trained on, so nothing "
                     "could check they are still the same: train it again", "old_checkpoint")
     config, why = _resumed_config(root)
     if config is None:
         return why
     if config.train_file or config.glue_task:
-        why = not_resumable(root)
+        why = not_resumable(root, config)
         command = None if why else _resume_line(root, found)
         return Said("it trained on data files, not on the project's rows; "
                     + (why if why else f"continue it with: {command}"), "data_files", why=why, command=command)

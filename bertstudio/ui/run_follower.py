@@ -54,6 +54,7 @@ class RunFollower(QObject):
         self._offset = 0
         self._partial = b""
         self._identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the history being read
+        self._seen: tuple[int, int, int, int] | None = None  # that file (device, inode, size, mtime) when last read
         self._head = b""  # its first bytes read (up to HEAD_BYTES): an append never changes them
         self._too_big = False
         self._stopped = False  # stop() or gone: a read queued before it emits nothing
@@ -133,6 +134,8 @@ class RunFollower(QObject):
         size = first.st_size
         if not stat.S_ISREG(first.st_mode):  # a FIFO would hold the GUI thread in open()
             return False
+        if self._offset and self._seen == (first.st_dev, first.st_ino, size, first.st_mtime_ns) and size == self._offset:
+            return False  # the same file, unchanged since it was read to its end: not opened every poll
         if size > MAX_RUN_FILE_BYTES:  # as rundir's readers: a 1.5 GB (sparse) history took 5 GB and 11 s here
             if not self._too_big:
                 self._too_big = True
@@ -146,6 +149,7 @@ class RunFollower(QObject):
                                      or fh.read(len(self._head)) != self._head):
                     self._restart()  # another file: read from byte 0, not from the old one's offset mid-line
                 self._identity = (st.st_dev, st.st_ino)
+                self._seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
                 if size == self._offset:
                     return False
                 fh.seek(self._offset)

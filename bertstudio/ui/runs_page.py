@@ -479,13 +479,14 @@ class RunsPage(QWidget):
         from bertstudio.ui.run_words import resume_refusal
 
         why: Any = None
-        stopped = info is not None and self._renamable(info) and info.status in ("cancelled", "interrupted")
+        own = info is not None and self._renamable(info)
+        stopped = own and info.status in ("cancelled", "interrupted")
         if stopped:
             try:
                 why = project_resume_problem(info.folder, self.session.project, stopped=True)
             except (BertStudioError, OSError) as exc:
                 why = str(exc)
-        elif info is not None and self._renamable(info):  # a finished run, or one of no outcome: said, not silent
+        elif own:  # a finished run, or one of no outcome: said, not silent
             kind = {"finished": "finished", "running": "training"}.get(info.status, "never_started")
             why = Said(kind, kind)
         self.resume_button.setEnabled(stopped and why is None)
