@@ -30,6 +30,7 @@ from bertstudio.data.project_meta import (
     PROJECT_FILE,
     default_color,
     label_name_problem,
+    label_name_refusal,
 )
 from bertstudio.data.kinds import get_spec
 from bertstudio.data.labelmap import spelling
@@ -53,13 +54,11 @@ def check_label_names(names: list[str], folder: Path, *, new: Collection[str] | 
         raise DataError(f"{len(names):,} labels", path=folder / PROJECT_FILE, where="labels",
                         expected=f"at most {MAX_PROJECT_LABELS:,} labels in a project")
     for name in names:
-        problem = label_name_problem(name, new=new is None or name in new)
-        if problem:
-            empty = isinstance(name, str) and not name.strip()
-            raise DataError(problem, path=folder / PROJECT_FILE, where="labels",
+        refused = label_name_refusal(name, new=new is None or name in new)
+        if refused:  # its facts say it in the app's language
+            raise DataError(refused[0], path=folder / PROJECT_FILE, where="labels",
                             expected=f"a non-empty name of at most {MAX_LABEL_CHARS} characters, "
-                                     "without spaces at its start or end",
-                            facts={"refusal": "empty_name"} if empty else None)
+                                     "without spaces at its start or end", facts=refused[1])
         if name in seen:  # an added label: one the set holds (the facts say it in the app's language)
             raise DataError(f"label {name!r} appears twice", path=folder / PROJECT_FILE, where="labels",
                             expected="unique label names", facts={"refusal": "name_taken", "name": name})
@@ -67,7 +66,8 @@ def check_label_names(names: list[str], folder: Path, *, new: Collection[str] | 
         if other != name:
             raise DataError(f"label {name!r} reads the same as {other!r} (they differ only by case, spaces, Unicode "
                             "form or invisible characters)", path=folder / PROJECT_FILE, where="labels",
-                            expected="names that differ in what they say")
+                            expected="names that differ in what they say",
+                            facts={"refusal": "look_alike", "name": name, "other": other})
         seen.add(name)
 
 

@@ -188,14 +188,26 @@ def label_name_problem(name: Any, *, new: bool = False) -> str | None:
     may not start or end with whitespace either: CSV and TSV trim the space after a comma
     ("good movie, pos"), so ' pos ' came back from the project's own export as 'pos'. Names
     already in a project (project.json, the journal) still open."""
+    refused = label_name_refusal(name, new=new)
+    return None if refused is None else refused[0]
+
+
+def label_name_refusal(name: Any, *, new: bool = False) -> tuple[str, dict[str, Any]] | None:
+    """:func:`label_name_problem`'s reason and its facts (``refusal``: empty_name, name_spaces,
+    name_too_long, name_hidden; the name and numbers), for an interface that says it in its own
+    language (the Label set dialog said "label name ... holds a control character" in English)."""
     if not isinstance(name, str) or not name.strip():
-        return f"label name {name!r} is empty" if isinstance(name, str) else f"{name!r} is not a label name"
+        return (f"label name {name!r} is empty" if isinstance(name, str) else f"{name!r} is not a label name",
+                {"refusal": "empty_name"})
     if new and name != name.strip():
-        return f"label name {name[:40]!r} starts or ends with a space (did you mean {name.strip()[:40]!r}?)"
+        return (f"label name {name[:40]!r} starts or ends with a space (did you mean {name.strip()[:40]!r}?)",
+                {"refusal": "name_spaces", "name": name[:40], "stripped": name.strip()[:40]})
     if len(name) > MAX_LABEL_CHARS:
-        return f"label name {name[:40]!r}... is {len(name):,} characters long (at most {MAX_LABEL_CHARS})"
+        return (f"label name {name[:40]!r}... is {len(name):,} characters long (at most {MAX_LABEL_CHARS})",
+                {"refusal": "name_too_long", "name": name[:40], "length": len(name), "limit": MAX_LABEL_CHARS})
     if _HIDDEN.search(name):
-        return f"label name {name[:40]!r} holds a control or text-direction character"
+        return (f"label name {name[:40]!r} holds a control or text-direction character",
+                {"refusal": "name_hidden", "name": shown_name(name[:40])})
     return None
 
 

@@ -207,7 +207,8 @@ class ProjectSession(QObject):
         """An added label's undo: refused (the window says why) while a stored or drafted row uses it."""
         if name in self.draft_labels():
             raise DataError(f"label {name!r} is in a partly tagged sentence", path=getattr(project, "folder", None),
-                            expected="that sentence finished or its words untagged first")
+                            expected="that sentence finished or its words untagged first",
+                            facts={"refusal": "in_draft", "name": name})  # said in the app's words
         project.remove_label(name)
 
     def rename_label(self, old: str, new: str) -> None:

@@ -95,8 +95,10 @@ class LabelSetCommand(QUndoCommand):
             with self._session.labels_by_undo():
                 edit(self._session.project)
         except BertStudioError as exc:
-            self.setObsolete(True)
-            self._session.report_failure(exc.message)
+            from bertstudio.ui.editors.label_set import label_refusal
+
+            self.setObsolete(True)  # a refusal the dialog knows, in the same words (it was English here)
+            self._session.report_failure(label_refusal(exc) or exc.message)
 
 
 class ReplaceSplitCommand(QUndoCommand):

@@ -418,10 +418,63 @@
         <translation>{split}第 {n} 行</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="55"/>
+        <source>A label needs a name: this one is empty.</source>
+        <translation>标签需要名称：此名称为空。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="57"/>
+        <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
+        <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="60"/>
+        <source>A label named {new} already exists: give the new label another name.</source>
+        <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
         <location filename="../../bertstudio/ui/run_words.py" line="196"/>
         <location filename="../../bertstudio/ui/run_words.py" line="218"/>
         <source>, </source>
         <translation>，</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <source>%n in {split}</source>
+        <translation>
+            <numerusform>{split}中 %n 处</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
+        <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
+        <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="67"/>
+        <source>Label {name} reads the same as {other}: they differ only by case, spaces, Unicode form or invisible characters. Give it a name that says something else.</source>
+        <translation>标签 {name} 与 {other} 看起来相同：两者只在大小写、空格、统一码形式或不可见字符上不同。请换一个含义不同的名称。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="71"/>
+        <source>Label name {name} starts or ends with a space: did you mean {stripped}?</source>
+        <translation>标签名 {name} 的开头或结尾有空格：是否想用 {stripped}？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="74"/>
+        <source>Label name {name}… is {length:,} characters long: a label name has at most {limit} characters.</source>
+        <translation>标签名 {name}… 长 {length:,} 个字符：标签名最多 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="77"/>
+        <source>Label name {name} holds a control or text-direction character (a line break, a tab): type it again without it.</source>
+        <translation>标签名 {name} 含有控制字符或文字方向字符（如换行符、制表符）：请去掉后重新输入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="80"/>
+        <source>Label {name} is in a partly tagged sentence: finish that sentence or untag its words first.</source>
+        <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
     <message numerus="yes">
         <location filename="../../bertstudio/ui/run_words.py" line="196"/>
@@ -2228,99 +2281,67 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="47"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="89"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="53"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="95"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="103"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="104"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="105"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="73"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="115"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="105"/>
-        <source>A label needs a name: this one is empty.</source>
-        <translation>标签需要名称：此名称为空。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="111"/>
-        <source>A label named {new} already exists: give the new label another name.</source>
-        <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="107"/>
-        <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
-        <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
-        <source>, </source>
-        <translation>，</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
-        <source>%n in {split}</source>
-        <translation>
-            <numerusform>{split}中 %n 处</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
-        <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
-        <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="140"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="165"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="140"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="165"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="151"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="176"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="152"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="177"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="157"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="182"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="157"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="182"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -3149,37 +3170,37 @@
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="218"/>
+        <location filename="../../bertstudio/ui/session.py" line="219"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="220"/>
+        <location filename="../../bertstudio/ui/session.py" line="221"/>
         <source>Rename entity type {a} to {b}</source>
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="258"/>
+        <location filename="../../bertstudio/ui/session.py" line="259"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="260"/>
+        <location filename="../../bertstudio/ui/session.py" line="261"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="271"/>
+        <location filename="../../bertstudio/ui/session.py" line="272"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="396"/>
+        <location filename="../../bertstudio/ui/session.py" line="397"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="412"/>
+        <location filename="../../bertstudio/ui/session.py" line="413"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -4149,7 +4170,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="324"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="493"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="494"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
@@ -4187,17 +4208,17 @@
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="529"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="530"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="567"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="591"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>

@@ -162,8 +162,20 @@ def test_label_set_refusals_carry_their_facts(project: Project) -> None:
         with pytest.raises(DataError) as refused:
             project.rename_label("pos", empty)
         assert refused.value.facts == {"refusal": "empty_name"}
+    with pytest.raises(DataError) as refused:  # a name's other faults: said in the app's words too
+        project.add_label("x" * 10_000)
+    assert refused.value.facts == {"refusal": "name_too_long", "name": "x" * 40, "length": 10_000, "limit": 200}
     with pytest.raises(DataError) as refused:
-        project.add_label("x" * 10_000)  # another refusal: no facts, the core's words
+        project.add_label("a\u202eb")
+    assert refused.value.facts == {"refusal": "name_hidden", "name": "a b"}
+    with pytest.raises(DataError) as refused:
+        project.add_label(" neu ")
+    assert refused.value.facts == {"refusal": "name_spaces", "name": " neu ", "stripped": "neu"}
+    with pytest.raises(DataError) as refused:
+        project.rename_label("pos", "NEG")
+    assert refused.value.facts == {"refusal": "look_alike", "name": "NEG", "other": "neg"}
+    with pytest.raises(DataError) as refused:
+        project.add_label("neu", "red")  # another refusal: no facts, the core's words
     assert refused.value.facts == {}
     project.close(compact=False)
 

@@ -7,6 +7,7 @@ changes the window's texts; no literal text is set on a widget without tr(); the
 from __future__ import annotations
 
 import ast
+import re
 import importlib.util
 import subprocess
 import sys
@@ -727,3 +728,46 @@ def test_a_runs_warnings_about_its_rows_are_said_in_chinese_in_the_train_pages_l
     assert said[0] != "the evaluation data: 3 of 8 evaluation rows have no gold value and are left out of the score"
     assert "3" in said[0] and "8" in said[0] and any("\u4e00" <= ch <= "\u9fff" for ch in said[0]), said
     assert said[1] == "a warning without facts"
+
+
+_ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _english_left(text: str, *names: str) -> list[str]:
+    """The English words ``text`` still holds once the names the user gave are taken out."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return _ENGLISH_WORD.findall(text)
+
+
+def test_label_name_refusals_and_a_partly_tagged_sentence_are_said_in_chinese(qtbot, chinese, session_factory):
+    """The Label set dialog (the Label page's Labels…) said "label 'Pos' reads the same as 'pos' (they
+    differ only by case…)", "label name 'xxx…'... is 300 characters long", "holds a control or
+    text-direction character" and "label 'NOUN' is in a partly tagged sentence" in English, and so
+    did Edit > Undo of an added label a partly tagged sentence holds."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    session = session_factory("tagging", ["NOUN", "VERB"], {"train": [{"tokens": ["dogs", "bark"], "tags": None}]})
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    long_name = "x" * 300
+    said = []
+    for refused in (lambda: dialog.add_label("noun"), lambda: dialog.rename_label("VERB", "Noun"),
+                    lambda: dialog.add_label(long_name), lambda: dialog.add_label("a\tb")):
+        assert not refused()
+        said.append(dialog.error.text())
+    assert said[0].startswith("标签 noun 与 NOUN 看起来相同"), said[0]
+    assert "300" in said[2] and "200" in said[2], said[2]
+    session.draft_labels = lambda: {"NOUN", "ADJ"}  # the tagging editor's unfinished sentences hold them
+    dialog.list.setCurrentRow(0)
+    dialog.findChild(QPushButton, "removeLabelButton").click()
+    said.append(dialog.error.text())
+    assert said[-1].startswith("标签 NOUN 出现在"), said[-1]
+    assert dialog.add_label("ADJ")
+    with qtbot.waitSignal(session.failed) as failed:
+        session.undo_stack.undo()  # the added label's undo is refused: a draft holds it
+    said.append(failed.args[0])
+    assert said[-1].startswith("标签 ADJ 出现在"), said[-1]
+    for text in said:
+        assert not _english_left(text, "NOUN", "noun", "Noun", "VERB", "ADJ", long_name[:40], "a b"), text
+    assert session.labels() == ["NOUN", "VERB", "ADJ"]

@@ -8,7 +8,7 @@ name, a label still in use) are shown in the dialog.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QColorDialog,
@@ -38,6 +38,48 @@ def swatch(colour: str) -> QIcon:
     painter.drawRect(0, 0, 13, 13)
     painter.end()
     return QIcon(pixmap)
+
+
+def _tr(text: str, disambiguation: str | None = None, n: int = -1) -> str:
+    return QCoreApplication.translate("", text, disambiguation or None, n)  # where lupdate files _tr("...")
+
+
+def label_refusal(exc: BertStudioError) -> str | None:
+    """A label-set refusal (its facts) in the interface's words: the core says them in English (a
+    look-alike name, a too-long one, a hidden character, a label in a partly tagged sentence, said
+    inside a Chinese dialog or by Edit > Undo); None for one it does not know. The dialog and the
+    undo stack say them alike."""
+    facts = exc.facts
+    refusal = facts.get("refusal")
+    if refusal == "empty_name":
+        return _tr("A label needs a name: this one is empty.")
+    if refusal == "name_taken" and "old" in facts:  # a rename (of B-PER, or of its partner I-PER)
+        return _tr("A label named {new} already exists: a rename cannot merge two labels. To merge them, give "
+                   "the rows of {old} the label {new}, then remove {old}.").format(new=facts["name"], old=facts["old"])
+    if refusal == "name_taken":
+        return _tr("A label named {new} already exists: give the new label another name.").format(new=facts["name"])
+    if refusal == "label_in_use":  # per split: rows, or a tag set's tokens, as the project counts them
+        where = _tr(", ").join(_tr("%n in {split}", "", n).format(split=split_name(split))
+                               for split, n in facts["used"].items())
+        return _tr("Label {name} is still used ({where}): relabel or clear those rows first, or rename the "
+                   "label.").format(name=facts["name"], where=where)
+    if refusal == "look_alike":
+        return _tr("Label {name} reads the same as {other}: they differ only by case, spaces, Unicode form or "
+                   "invisible characters. Give it a name that says something else.").format(name=facts["name"],
+                                                                                            other=facts["other"])
+    if refusal == "name_spaces":
+        return _tr("Label name {name} starts or ends with a space: did you mean {stripped}?").format(
+            name=facts["name"], stripped=facts["stripped"])
+    if refusal == "name_too_long":
+        return _tr("Label name {name}… is {length:,} characters long: a label name has at most {limit} "
+                   "characters.").format(name=facts["name"], length=facts["length"], limit=facts["limit"])
+    if refusal == "name_hidden":
+        return _tr("Label name {name} holds a control or text-direction character (a line break, a tab): type "
+                   "it again without it.").format(name=facts["name"])
+    if refusal == "in_draft":
+        return _tr("Label {name} is in a partly tagged sentence: finish that sentence or untag its words "
+                   "first.").format(name=facts["name"])
+    return None
 
 
 class LabelSetDialog(QDialog):
@@ -96,26 +138,9 @@ class LabelSetDialog(QDialog):
         return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
 
     def _refusal_text(self, exc: BertStudioError) -> str:
-        """The project's common refusals (its facts) in the interface's words: the core said them in
-        English inside a Chinese dialog. Any other as the core says it: the problem and what to do
-        (the project file's path filled the dialog and said nothing more)."""
-        facts = exc.facts
-        refusal = facts.get("refusal")
-        if refusal == "empty_name":
-            return self.tr("A label needs a name: this one is empty.")
-        if refusal == "name_taken" and "old" in facts:  # a rename (of B-PER, or of its partner I-PER)
-            return self.tr("A label named {new} already exists: a rename cannot merge two labels. To merge them, give "
-                           "the rows of {old} the label {new}, then remove {old}.").format(new=facts["name"],
-                                                                                          old=facts["old"])
-        if refusal == "name_taken":
-            return self.tr("A label named {new} already exists: give the new label another name.").format(
-                new=facts["name"])
-        if refusal == "label_in_use":  # per split: rows, or a tag set's tokens, as the project counts them
-            where = self.tr(", ").join(self.tr("%n in {split}", "", n).format(split=split_name(split))
-                                       for split, n in facts["used"].items())
-            return self.tr("Label {name} is still used ({where}): relabel or clear those rows first, or rename the "
-                           "label.").format(name=facts["name"], where=where)
-        return exc.problem + (f" ({exc.expected})" if exc.expected else "")
+        """A refusal in the interface's words (:func:`label_refusal`); any other as the core says it:
+        the problem and what to do (the project file's path filled the dialog and said nothing more)."""
+        return label_refusal(exc) or exc.problem + (f" ({exc.expected})" if exc.expected else "")
 
     def _run(self, action) -> bool:  # type: ignore[no-untyped-def]
         try:
