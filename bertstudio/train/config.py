@@ -181,7 +181,10 @@ def check_setting(name: str, value: Any) -> Any:
     allowed = RANGES.get(name)
     if allowed is not None and value not in allowed:
         kind = "a whole number" if base is int else "a finite number"
-        raise ConfigError(f"must be {kind} {allowed.describe()}, got {value}", where=name)
+        raise ConfigError(f"must be {kind} {allowed.describe()}, got {value}", where=name,
+                          facts={"refusal": "out_of_range", "value": value, "whole": base is int,  # for the app's words
+                                 "low": allowed.low, "high": allowed.high, "low_open": allowed.low_open,
+                                 "high_open": allowed.high_open})
     return value
 
 

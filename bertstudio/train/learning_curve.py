@@ -244,7 +244,8 @@ def share_sizes(rows: int, classes: int | None, fractions: Sequence[float] = FRA
     ConfigError when the labelled rows hold fewer than two classes: no share can train a classifier."""
     if classes is not None and classes < 2:
         raise ConfigError(f"the labelled training rows hold {classes} class", where="learning curve",
-                          expected="labelled rows of at least 2 classes")
+                          expected="labelled rows of at least 2 classes",
+                          facts={"refusal": "one_class", "classes": classes})
     sizes = curve_sizes(rows, fractions)
     least = classes or 1
     skipped = sorted({(f, max(1, math.ceil(f * rows))) for f in fractions
@@ -252,7 +253,8 @@ def share_sizes(rows: int, classes: int | None, fractions: Sequence[float] = FRA
     kept = [n for n in sizes if n >= least]
     if not kept:  # only when rows < classes, which counted classes never allow
         raise ConfigError(f"every share of {rows} rows is smaller than the {classes} classes", where="learning curve",
-                          expected=f"at least {classes} labelled rows")
+                          expected=f"at least {classes} labelled rows",
+                          facts={"refusal": "shares_too_small", "rows": rows, "classes": classes})
     return kept, skipped
 
 
@@ -359,7 +361,8 @@ def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[A
     """(training rows, evaluation rows, a note) for a project: the labelled dev rows when there
     are any, else :data:`HOLD_OUT` of the labelled training rows held out with ``seed`` by a run's
     rule (sources.hold_out: per label, every class keeping a training row), so no evaluated row
-    is ever trained on."""
+    is ever trained on. The note and the refusals carry facts (rundir.Said, the error's facts)
+    for the app to say them in its own language."""
     from bertstudio.train.sources import hold_out, project_rows
 
     # with the project rows they are, so what the core says of them names rows the user finds ("dev row 5",
@@ -367,13 +370,17 @@ def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[A
     train = project_rows(train_all, train_all.labelled_rows()) if train_all is not None else None
     if train is None or len(train) == 0:
         raise ConfigError("the training split has no labelled rows", where="learning curve",
-                          expected="labelled training examples")
+                          expected="labelled training examples", facts={"refusal": "no_labelled_rows"})
     dev = project_rows(dev_all, dev_all.labelled_rows()) if dev_all is not None and len(dev_all) else None
     if dev is not None and len(dev):
         return train, dev, ""
     if len(train) < 20:
         raise ConfigError(f"too few labelled rows to hold some out for evaluation ({len(train)})", where="learning curve",
-                          expected="a dev split, or at least 20 labelled training rows")
+                          expected="a dev split, or at least 20 labelled training rows",
+                          facts={"refusal": "too_few_to_hold_out", "rows": len(train), "least": 20})
     kept, held = hold_out(train, HOLD_OUT, seed)
-    note = f"no dev split: {len(held)} of {len(train)} labelled training rows held out for evaluation"
+    from bertstudio.train.rundir import Said  # the note as data too: the app says it in its own words
+
+    note = Said(f"no dev split: {len(held)} of {len(train)} labelled training rows held out for evaluation",
+                "curve_held_out", held=len(held), rows=len(train))
     return kept, held, note

@@ -119,10 +119,10 @@ class LearningCurvePanel(QWidget):
             classes = labelled_classes(train)
             sizes, skipped = share_sizes(len(train), classes, self.fractions)  # refuses one class up front
         except BertStudioError as exc:
-            self.status.setText(str(exc))
+            self.status.setText(self._refusal_text(exc))
             return None
         self._reset()
-        self.status.setText(join_sentences([note, self._skipped_text(skipped, classes or 0, sizes[0])]))
+        self.status.setText(join_sentences([self._note_text(note), self._skipped_text(skipped, classes or 0, sizes[0])]))
         self.plot.setLabel("left", self.tr("metric"))
         fractions, seeds, bridge = self.fractions, self.seeds, self._bridge
 
@@ -237,6 +237,32 @@ class LearningCurvePanel(QWidget):
             self.plot.addItem(pg.ErrorBarItem(x=np.log10([2 * n.max()]), y=np.array([predicted]),
                                               top=np.array([p_high - predicted]), bottom=np.array([predicted - p_low]),
                                               beam=0.05, pen=pg.mkPen("#d62728")))
+
+    def _refusal_text(self, exc: BertStudioError) -> str:
+        """curve_sets' and share_sizes' refusals (their facts) in the UI's language; any other as the core says it
+        (the dialog said "learning curve: too few labelled rows to hold some out…" in English)."""
+        facts = exc.facts
+        refusal = facts.get("refusal")
+        if refusal == "no_labelled_rows":
+            return self.tr("The training split has no labelled rows: label some training examples first.")
+        if refusal == "too_few_to_hold_out":
+            return self.tr("Too few labelled rows ({rows}) to hold some out for evaluation: add a dev split, or "
+                           "label at least {least} training rows.").format(rows=facts["rows"], least=facts["least"])
+        if refusal == "one_class":
+            return self.tr("The labelled training rows hold %n class(es): label rows of at least 2 classes.", "",
+                           int(facts["classes"]))
+        if refusal == "shares_too_small":
+            return self.tr("Every share of {rows:,} rows is smaller than the {k} classes: label at least {k} "
+                           "rows.").format(rows=facts["rows"], k=facts["classes"])
+        return str(exc)
+
+    def _note_text(self, note: str) -> str:
+        """curve_sets' note (a rundir.Said) in the UI's language; one of another kind as written."""
+        if getattr(note, "kind", None) == "curve_held_out":
+            facts = note.facts  # type: ignore[attr-defined]
+            return self.tr("No dev split: {held:,} of {rows:,} labelled training rows are held out for "
+                           "evaluation.").format(**facts)
+        return note
 
     def _skipped_text(self, skipped: Sequence[tuple[float, int]], classes: int, first: int) -> str:
         if not skipped:

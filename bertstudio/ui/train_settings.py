@@ -453,7 +453,8 @@ def _number(text: str, convert: type, name: str, what: str) -> Any:
     try:
         return convert(text.strip())
     except ValueError:
-        raise ConfigError(f"the {what} {text.strip()!r} is not a number", where=name) from None
+        raise ConfigError(f"the {what} {text.strip()!r} is not a number", where=name,
+                          facts={"refusal": "not_a_number", "text": text.strip()}) from None
 
 
 def legacy_settings(values: dict[str, Any]) -> dict[str, Any]:

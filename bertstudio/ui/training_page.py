@@ -470,8 +470,15 @@ class TrainingPage(QWidget):
 
     def setting_refusal(self, exc: BertStudioError) -> str:
         """A setting the model cannot take, in the interface's words where the core gave its facts
-        (train/preflight, tasks/model); any other refusal as the core says it."""
+        (train/preflight, tasks/model, TrainConfig's ranges, a typed number); any other refusal as
+        the core says it (a learning rate of 0 read "lr: must be a finite number above 0 and below 1,
+        got 0.0" inside the Chinese window)."""
         facts = exc.facts
+        if facts.get("refusal") == "out_of_range":
+            return self._range_refusal(exc.where or "", facts)
+        if facts.get("refusal") == "not_a_number":
+            return self.tr("the {setting} {text} is not a number").format(setting=self._setting_name(exc.where or ""),
+                                                                       text=facts["text"])
         if "value" not in facts or "limit" not in facts:
             return str(exc)
         if exc.where == "max_length":
@@ -484,6 +491,34 @@ class TrainingPage(QWidget):
             return self.tr("a LoRA rank of {value:,} is more than this model's hidden size ({limit:,}): choose a "
                            "small rank (4-64)").format(**facts)
         return str(exc)
+
+    def _setting_name(self, name: str) -> str:
+        """A TrainConfig setting as the page names it; one not named here, as the config spells it."""
+        return {"lr": self.tr("learning rate"), "head_lr": self.tr("head learning rate"),
+                "batch_size": self.tr("batch size"), "grad_accum": self.tr("gradient accumulation steps"),
+                "epochs": self.tr("epochs"), "warmup_ratio": self.tr("warm-up ratio"),
+                "max_length": self.tr("maximum length"), "seed": self.tr("seed"), "seeds": self.tr("number of seeds"),
+                "lora_rank": self.tr("LoRA rank"), "eval_steps": self.tr("evaluation interval (steps)"),
+                "hold_out": self.tr("held-out share"), "weight_decay": self.tr("weight decay"),
+                "early_stopping_patience": self.tr("early stopping patience")}.get(name, name)
+
+    def _range_refusal(self, name: str, facts: dict[str, Any]) -> str:
+        """TrainConfig's range refusal (config.RANGES, its facts) in the page's words."""
+        def number(x: float) -> str:
+            return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+        parts = []
+        if facts.get("low") is not None:
+            low = number(facts["low"])
+            parts.append((self.tr("above {n}") if facts.get("low_open") else self.tr("at least {n}")).format(n=low))
+        if facts.get("high") is not None:
+            high = number(facts["high"])
+            parts.append((self.tr("below {n}") if facts.get("high_open") else self.tr("at most {n}")).format(n=high))
+        value = facts["value"]
+        return self.tr("the {setting} {value} is out of range: it must be {what} {range}").format(
+            setting=self._setting_name(name), value=number(value) if isinstance(value, (int, float)) else value,
+            what=self.tr("a whole number") if facts.get("whole") else self.tr("a number"),
+            range=self.tr(" and ").join(parts))
 
     def run_inputs(self, output_dir: str | None) -> tuple[TrainConfig, Any, Any, str | None]:
         """(config, labelled train rows, labelled dev rows or None, a note for the log). Without

@@ -2438,57 +2438,84 @@
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="244"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="247"/>
+        <source>The training split has no labelled rows: label some training examples first.</source>
+        <translation>训练集没有已标注的行：请先标注一些训练样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="249"/>
+        <source>Too few labelled rows ({rows}) to hold some out for evaluation: add a dev split, or label at least {least} training rows.</source>
+        <translation>已标注的行太少（{rows} 行），无法留出一部分用于评估：请添加验证集，或至少标注 {least} 个训练行。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/learning_curve.py" line="252"/>
+        <source>The labelled training rows hold %n class(es): label rows of at least 2 classes.</source>
+        <translation>
+            <numerusform>已标注的训练行只有 %n 个类别：请标注至少 2 个类别的行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="255"/>
+        <source>Every share of {rows:,} rows is smaller than the {k} classes: label at least {k} rows.</source>
+        <translation>{rows:,} 行的每个比例都少于 {k} 个类别：请至少标注 {k} 行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="263"/>
+        <source>No dev split: {held:,} of {rows:,} labelled training rows are held out for evaluation.</source>
+        <translation>没有验证集：{rows:,} 个已标注训练行中留出 {held:,} 行用于评估。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="270"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="261"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="287"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="291"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="293"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="271"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="297"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="283"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="309"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="285"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="311"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="291"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="317"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="292"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="318"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="321"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="331"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -4778,67 +4805,67 @@
 <context>
     <name>TrainConfig</name>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="240"/>
+        <location filename="../../bertstudio/train/config.py" line="243"/>
         <source>Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding (linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese (pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)</source>
         <translation>输出头：linear（BERT 论文，作用于 [CLS]）| mlp（隐藏层 + 输出层，同 d2l）| embedding（作用于平均池化句向量的线性层，同 sentence-transformers 的读法）| siamese（句对：两侧分别编码，(u, v, |u-v|, u*v)，同 SBERT）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="245"/>
+        <location filename="../../bertstudio/train/config.py" line="248"/>
         <source>How the encoder learns before and with the head: finetune (the loop alone) | setfit (SetFit&apos;s contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding head)</source>
         <translation>编码器在输出头之前及与之一起如何学习：finetune（仅训练循环）| setfit（先对 sentence-transformer 做 SetFit 对比微调；限句子任务、embedding 输出头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="250"/>
+        <location filename="../../bertstudio/train/config.py" line="253"/>
         <source>What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora</source>
         <translation>哪些部分学习：full | frozen（特征提取）| top-N（顶部 N 层 + 输出头）| lora</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="253"/>
+        <location filename="../../bertstudio/train/config.py" line="256"/>
         <source>LoRA rank r</source>
         <translation>LoRA 秩 r</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="260"/>
+        <location filename="../../bertstudio/train/config.py" line="263"/>
         <source>Passes over the training data</source>
         <translation>遍历训练数据的轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="261"/>
+        <location filename="../../bertstudio/train/config.py" line="264"/>
         <source>Peak learning rate</source>
         <translation>峰值学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="264"/>
+        <location filename="../../bertstudio/train/config.py" line="267"/>
         <source>Examples per optimizer step (before accumulation)</source>
         <translation>每个优化步的样本数（梯度累积前）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="267"/>
+        <location filename="../../bertstudio/train/config.py" line="270"/>
         <source>Fraction of steps with linear warm-up</source>
         <translation>线性预热所占步数比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="281"/>
+        <location filename="../../bertstudio/train/config.py" line="284"/>
         <source>Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)</source>
         <translation>每个输入的最大词元数（随模型保存：评估和预测以相同方式截断输入）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="290"/>
+        <location filename="../../bertstudio/train/config.py" line="293"/>
         <source>Random seed (CPU runs repeat exactly)</source>
         <translation>随机种子（CPU 运行可精确复现）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="291"/>
+        <location filename="../../bertstudio/train/config.py" line="294"/>
         <source>Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) and report the main metric&apos;s mean and spread: how much a few-label score moves</source>
         <translation>以种子 seed、seed+1、… 作为一个任务训练（每个种子一个运行文件夹，位于 output_dir 下的 seed-N），并报告主指标的均值和离散程度：少量标签时分数会波动多少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="299"/>
+        <location filename="../../bertstudio/train/config.py" line="302"/>
         <source>auto (CUDA &gt; MPS &gt; CPU) | cpu | cuda | cuda:N | mps</source>
         <translation>auto（CUDA &gt; MPS &gt; CPU）| cpu | cuda | cuda:N | mps</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="301"/>
+        <location filename="../../bertstudio/train/config.py" line="304"/>
         <source>auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16</source>
         <translation>auto（硬件能快速运行时用 bf16）| fp32 | bf16 | fp16</translation>
     </message>
@@ -5256,17 +5283,17 @@
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="532"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="532"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
@@ -5296,42 +5323,42 @@
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="507"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="542"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="595"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="635"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="674"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="709"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="694"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="729"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="709"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="744"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="701"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="736"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -5361,112 +5388,227 @@
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="480"/>
+        <source>the {setting} {text} is not a number</source>
+        <translation>{setting} {text} 不是数字</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="485"/>
         <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
         <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="481"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
         <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
         <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="484"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="491"/>
         <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <source>head learning rate</source>
+        <translation>分类头学习率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <source>gradient accumulation steps</source>
+        <translation>梯度累积步数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
+        <source>epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
+        <source>warm-up ratio</source>
+        <translation>预热比例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <source>maximum length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <source>number of seeds</source>
+        <translation>种子数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="501"/>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="501"/>
+        <source>evaluation interval (steps)</source>
+        <translation>评估间隔（步）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
+        <source>held-out share</source>
+        <translation>留出比例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
+        <source>weight decay</source>
+        <translation>权重衰减</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
+        <source>early stopping patience</source>
+        <translation>早停耐心值</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
+        <source>above {n}</source>
+        <translation>大于 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
+        <source>at least {n}</source>
+        <translation>至少 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <source>below {n}</source>
+        <translation>小于 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <source>at most {n}</source>
+        <translation>至多 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
+        <source>the {setting} {value} is out of range: it must be {what} {range}</source>
+        <translation>{setting} {value} 超出范围：须为{range}的{what}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <source>a number</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
+        <source> and </source>
+        <translation>且</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="592"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="600"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="635"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="613"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="648"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="691"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="726"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="740"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="775"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="780"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="746"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="781"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="749"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="784"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="750"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="785"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="759"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="794"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="766"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="801"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="783"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="818"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="785"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="820"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="789"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="824"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="791"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="826"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="792"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="827"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="824"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="859"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="828"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="863"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -771,3 +771,62 @@ def test_label_name_refusals_and_a_partly_tagged_sentence_are_said_in_chinese(qt
     for text in said:
         assert not _english_left(text, "NOUN", "noun", "Noun", "VERB", "ADJ", long_name[:40], "a b"), text
     assert session.labels() == ["NOUN", "VERB", "ADJ"]
+
+
+def test_train_settings_a_person_types_wrong_are_refused_in_chinese(qtbot, chinese, session_factory):
+    """A learning rate of 0 read "请先修正设置:lr: must be a finite number above 0 and below 1, got 0.0",
+    a batch size of 0 or of "abc" alike: TrainConfig's ranges and a typed number were said in English."""
+    from helpers import sentiment_records
+
+    from bertstudio.ui.training_page import TrainingPage
+
+    page = TrainingPage(session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(16, 0)}))
+    qtbot.addWidget(page)
+    said = []
+    for combo, typed in ((page.form.lr_combo, "0"), (page.form.lr_combo, "2e-5"), (page.form.batch_combo, "0"),
+                         (page.form.batch_combo, "abc")):
+        combo.setEditText(typed)
+        said.append(page.status_label.text())
+    lr, fine, batch, text = said
+    assert fine == ""  # a good setting again: nothing to fix
+    assert lr.startswith("请先修正设置:") and "0" in lr and "1" in lr and "学习率" in lr, lr
+    assert "65536" in batch and "批大小" in batch, batch
+    assert "abc" in text and "批大小" in text, text
+    for shown in (lr, batch, text):
+        assert not _english_left(shown, "abc"), shown
+
+
+def test_the_learning_curves_refusals_and_held_out_note_are_said_in_chinese(qtbot, chinese, session_factory,
+                                                                             monkeypatch):
+    """curve_sets' English reached the dialog: "learning curve: the training split has no labelled rows",
+    "too few labelled rows to hold some out for evaluation (10)", "the labelled training rows hold 1
+    class" and "no dev split: 3 of 24 labelled training rows held out for evaluation"."""
+    import functools
+
+    from helpers import sentiment_records
+
+    from bertstudio.train import engine
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.ui import learning_curve as panel_module
+
+    monkeypatch.setattr(engine, "train", lambda *a, **k: engine.RunResult("finished", metrics={"accuracy": 0.5}))
+    monkeypatch.setattr(panel_module, "JobWorker", functools.partial(panel_module.JobWorker, throttle_s=0.0))
+    config = functools.partial(TrainConfig, task="sentence", labels=["neg", "pos"])
+    said = []
+    for train in ([{"text": "a film", "label": None}], sentiment_records(10, 0),
+                  [r for r in sentiment_records(16, 0) if r["label"] == "pos"] + [{"text": "x", "label": None}]):
+        panel = panel_module.LearningCurvePanel(session_factory("sentence", ["neg", "pos"], {"train": train}), config)
+        qtbot.addWidget(panel)
+        assert panel.start() is None
+        said.append(panel.status.text())
+    panel = panel_module.LearningCurvePanel(session_factory("sentence", ["neg", "pos"],
+                                                            {"train": sentiment_records(24, 0)}), config,
+                                            fractions=(1.0,), seeds=(0,))
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.finished, timeout=30_000):
+        assert panel.start() is not None
+        said.append(panel.status.text())  # before the first progress: what the sets are
+    assert "10" in said[1] and "20" in said[1], said[1]
+    assert "24" in said[3], said[3]
+    for text in said:
+        assert text and not _english_left(text), text
