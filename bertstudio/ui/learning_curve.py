@@ -23,6 +23,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_change, format_metric, is_score
 from bertstudio.train.learning_curve import FRACTIONS, SEEDS
 from bertstudio.ui.jobs import JobWorker, training_job_text
+from bertstudio.ui.run_words import metric_name
 from bertstudio.ui.worker import CoreWarnings
 from bertstudio.ui.plots import follow_palette
 from bertstudio.ui.sentences import join_sentences
@@ -286,7 +287,7 @@ class LearningCurvePanel(QWidget):
             n, mean = rows[-1][:2]
             said.append(self.tr("Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is "
                                 "{now} ({k} of {s} seeds run). No forecast from an unfinished curve.").format(
-                n=n, total=curve.rows, m=metric, now=shown(mean), k=curve.runs_at(n), s=len(self.seeds)))
+                n=n, total=curve.rows, m=metric_name(metric), now=shown(mean), k=curve.runs_at(n), s=len(self.seeds)))
         elif curve.cancelled:
             said.append(self.tr("Cancelled before the first run ended."))
         elif doubling is None:
@@ -296,7 +297,7 @@ class LearningCurvePanel(QWidget):
             change = format_change(metric, predicted - mean)  # never "-0.0 points"
             said.append(self.tr("With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} "
                                 "rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).").format(
-                n=n, m=metric, now=shown(mean), k=curve.runs_at(n), n2=2 * n, pred=shown(predicted), d=change,
+                n=n, m=metric_name(metric), now=shown(mean), k=curve.runs_at(n), n2=2 * n, pred=shown(predicted), d=change,
                 lo=shown(low), hi=shown(high)))
         chosen = self._chosen_text(curve)
         return join_sentences(said + [chosen])

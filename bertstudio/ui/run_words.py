@@ -223,3 +223,35 @@ def warning_text(facts: dict[str, Any]) -> str:
     else:
         return ""
     return _tr("{source}: {text}").format(source=facts["source"], text=text) if facts.get("source") else text
+
+
+def metric_name(key: str) -> str:
+    """A metric key (metrics' one spelling: accuracy, f1, mcc, ...) as the interface names it in a
+    sentence; one not known here, as it is. The keys stay keys in files, tables and the CLI."""
+    return {"accuracy": _tr("accuracy"), "macro_f1": _tr("macro F1"), "f1": _tr("F1"), "mcc": _tr("MCC"),
+            "pearson": _tr("Pearson correlation"), "spearman": _tr("Spearman correlation"),
+            "exact_match": _tr("exact match"), "precision": _tr("precision"), "recall": _tr("recall"),
+            "mse": _tr("mean squared error")}.get(key, key)
+
+
+def seeds_summary(result: Any) -> str:
+    """A seeds job's summary (train/seeds.SeedsResult, its data) in the UI's language: the Train page
+    said "1 of 3 seeds finished: accuracy 50.0" in English (SeedsResult.summary, the CLI's line)."""
+    from bertstudio.metrics.display import format_metric, format_spread
+
+    values, asked, key = dict(result.values), int(result.asked), result.metric
+    if not values or key is None:
+        ran = len(result.results)
+        return (_tr("{ran} of {asked} seed(s) ran, no {metric} to sum up") if asked > ran else
+                _tr("{ran} seed(s), no {metric} to sum up")).format(
+            ran=ran, asked=asked, metric=metric_name(key) if key else _tr("metric"))
+    runs, metric = len(values), metric_name(key)
+    mean = format_metric(key, result.mean)
+    if runs == 1:
+        return (_tr("{runs} of {asked} seeds finished: {metric} {mean}") if asked > runs else
+                _tr("1 seed: {metric} {mean}")).format(runs=runs, asked=asked, metric=metric, mean=mean)
+    spread = format_spread(key, result.sd)
+    low, high = format_metric(key, min(values.values())), format_metric(key, max(values.values()))
+    return (_tr("{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})") if asked > runs else
+            _tr("{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})")).format(
+        runs=runs, asked=asked, metric=metric, mean=mean, sd=spread, low=low, high=high)

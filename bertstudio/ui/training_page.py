@@ -802,7 +802,7 @@ class TrainingPage(QWidget):
                 t=t, n=n, p=format_percent(t / n, 1)))  # a head alone on a frozen encoder: 0.003%, not 0.0%
 
     def _on_ended(self, ev: RunFinished) -> None:
-        from bertstudio.ui.run_words import data_change_refusal
+        from bertstudio.ui.run_words import data_change_refusal, seeds_summary
 
         facts = getattr(self.worker, "failure_facts", None) or {}
         self.monitor.on_ended(ev)
@@ -826,7 +826,7 @@ class TrainingPage(QWidget):
             self.status_label.setText(self.tr("Run finished.") if ev.status == "finished"
                                       else self.tr("Run cancelled; the model saved so far is usable."))
         if self._seeds_result is not None:  # several seeds: how much the score moved
-            summary = self._seeds_result.summary()
+            summary = seeds_summary(self._seeds_result)  # in the UI's language (SeedsResult.summary is the CLI's)
             self.monitor.log(summary)
             if ev.status == "finished":
                 self.status_label.setText(summary)

@@ -766,6 +766,91 @@
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <source>macro F1</source>
+        <translation>宏平均 F1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <source>MCC</source>
+        <translation>MCC</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="232"/>
+        <source>Pearson correlation</source>
+        <translation>皮尔逊相关系数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="232"/>
+        <source>Spearman correlation</source>
+        <translation>斯皮尔曼相关系数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
+        <source>exact match</source>
+        <translation>完全匹配率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="234"/>
+        <source>mean squared error</source>
+        <translation>均方误差</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="245"/>
+        <source>{ran} of {asked} seed(s) ran, no {metric} to sum up</source>
+        <translation>{asked} 个随机种子中运行了 {ran} 个，没有可汇总的{metric}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="246"/>
+        <source>{ran} seed(s), no {metric} to sum up</source>
+        <translation>{ran} 个随机种子，没有可汇总的{metric}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="247"/>
+        <source>metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
+        <source>{runs} of {asked} seeds finished: {metric} {mean}</source>
+        <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
+        <source>1 seed: {metric} {mean}</source>
+        <translation>1 个随机种子：{metric} {mean}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="255"/>
+        <source>{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})</source>
+        <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="256"/>
+        <source>{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})</source>
+        <translation>{runs} 个随机种子：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/run_words.py" line="177"/>
         <source>{run} has not evaluated yet (still training).</source>
         <translation>{run} 还没有评估过（仍在训练）。</translation>
@@ -2349,173 +2434,173 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="63"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="64"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="66"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="69"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="70"/>
         <source>Learning curve progress</source>
         <translation>学习曲线进度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="78"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="79"/>
         <source>Learning curve plot</source>
         <translation>学习曲线图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="79"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="80"/>
         <source>Each run&apos;s score against its labelled training rows, and the fitted curve: the text below says what it forecasts</source>
         <translation>每次运行的得分与其已标注训练行数的关系，以及拟合的曲线：下方文字说明它的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="83"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="84"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="87"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="88"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="90"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="126"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="127"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="150"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="151"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="190"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="195"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="196"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="201"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="202"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="204"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="205"/>
         <source>Cancelled after %n run(s).</source>
         <translation>
             <numerusform>已在 %n 次运行后取消。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="207"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="208"/>
         <source>%n run(s) done.</source>
         <translation>
             <numerusform>已完成 %n 次运行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="227"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="228"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="235"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="236"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="247"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="248"/>
         <source>The training split has no labelled rows: label some training examples first.</source>
         <translation>训练集没有已标注的行：请先标注一些训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="249"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="250"/>
         <source>Too few labelled rows ({rows}) to hold some out for evaluation: add a dev split, or label at least {least} training rows.</source>
         <translation>已标注的行太少（{rows} 行），无法留出一部分用于评估：请添加验证集，或至少标注 {least} 个训练行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="252"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="253"/>
         <source>The labelled training rows hold %n class(es): label rows of at least 2 classes.</source>
         <translation>
             <numerusform>已标注的训练行只有 %n 个类别：请标注至少 2 个类别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="255"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="256"/>
         <source>Every share of {rows:,} rows is smaller than the {k} classes: label at least {k} rows.</source>
         <translation>{rows:,} 行的每个比例都少于 {k} 个类别：请至少标注 {k} 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="263"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="264"/>
         <source>No dev split: {held:,} of {rows:,} labelled training rows are held out for evaluation.</source>
         <translation>没有验证集：{rows:,} 个已标注训练行中留出 {held:,} 行用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="270"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="271"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="287"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="288"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="291"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="292"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="293"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="294"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="297"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="298"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="309"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="310"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="311"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="312"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="317"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="318"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="318"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="319"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="321"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="322"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="331"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="332"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>

@@ -830,3 +830,31 @@ def test_the_learning_curves_refusals_and_held_out_note_are_said_in_chinese(qtbo
     assert "24" in said[3], said[3]
     for text in said:
         assert text and not _english_left(text), text
+
+
+def test_a_seeds_jobs_summary_and_its_metric_are_said_in_chinese(qtbot, chinese, session_factory):
+    """The Train page said "1 of 3 seeds finished: accuracy 50.0" and "3 seeds: accuracy 81.2 ± 1.3
+    (79.9 to 82.7)" in English (SeedsResult.summary, the CLI's line) inside the Chinese window."""
+    from helpers import sentiment_records
+
+    from bertstudio.train.events import RunFinished
+    from bertstudio.train.seeds import SeedsResult
+    from bertstudio.ui.training_page import TrainingPage
+
+    page = TrainingPage(session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(16, 0)}))
+    qtbot.addWidget(page)
+    said = []
+    for result, status in ((SeedsResult("cancelled", "accuracy", {42: 0.5}, asked=3), "cancelled"),
+                           (SeedsResult("finished", "accuracy", {42: 0.799, 43: 0.812, 44: 0.827}, asked=3), "finished"),
+                           (SeedsResult("failed", "accuracy", {}, asked=3), "failed")):
+        page._seeds_result = result  # what the job's thread kept (_seeds_job), read when the run ends
+        page._on_ended(RunFinished(status, step=4))
+        said.append(page.status_label.text())
+    cancelled, finished, failed = said
+    assert "50.0" in cancelled and "3" in cancelled, cancelled
+    assert "81.3" in finished and "79.9" in finished and "82.7" in finished and "±" in finished, finished
+    assert finished in page.monitor.log_view.toPlainText()
+    assert "准确率" in cancelled and "准确率" in finished, said
+    assert "0" in failed and "3" in failed, failed  # no seed scored: how far it got, without a metric to sum up
+    for text in (cancelled, finished, failed):
+        assert not _english_left(text), text
