@@ -213,8 +213,11 @@ class NewProjectDialog(QDialog):
             self.project = Project.create(os.fspath(path), name=name, kind=self.kind(), labels=self.labels(),
                                           glue_task=self.preset_combo.currentData())
         except BertStudioError as exc:
+            from bertstudio.ui.editors.label_set import label_refusal
+
             self._undo_partial(path, made, was_empty_folder)
-            self.error_label.setText(exc.message)
+            # a label name refused (a look-alike, too long, a hidden character) as the Label set dialog says it
+            self.error_label.setText(label_refusal(exc) or exc.message)
             return False
         except OSError as exc:
             log.warning("cannot create a project in %s: %s", path, exc)

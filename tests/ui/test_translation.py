@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QPushButton
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QPushButton
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "bertstudio" / "ui"
@@ -858,3 +858,21 @@ def test_a_seeds_jobs_summary_and_its_metric_are_said_in_chinese(qtbot, chinese,
     assert "0" in failed and "3" in failed, failed  # no seed scored: how far it got, without a metric to sum up
     for text in (cancelled, finished, failed):
         assert not _english_left(text), text
+
+
+def test_a_new_projects_refused_label_names_are_said_in_chinese(qtbot, chinese, tmp_path):
+    """New project… with the labels "pos, Pos" said "…/project.json, labels: label 'Pos' reads the same
+    as 'pos' (they differ only by case…)" in English under the Chinese window's fields."""
+    from bertstudio.ui.new_project_dialog import NewProjectDialog
+
+    said = []
+    for typed, names in (("pos, Pos", ("pos", "Pos")), ("pos, " + "x" * 300, ("x" * 40,))):
+        dialog = NewProjectDialog(folder=str(tmp_path / f"p{len(said)}"))
+        qtbot.addWidget(dialog)
+        qtbot.keyClicks(dialog.name_edit, "reviews")
+        dialog.labels_edit.setText(typed)
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
+        said.append(dialog.error_label.text())
+        assert dialog.project is None and said[-1], said
+        assert not _english_left(said[-1], *names), said[-1]
+    assert said[0].startswith("标签 Pos 与 pos 看起来相同"), said[0]
