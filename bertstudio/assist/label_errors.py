@@ -500,7 +500,8 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
     skipped = len(rows) - len(known)
     if len(known) < 2 or len({int(t) for _, tags in known for t in tags}) < 2:
         raise ConfigError("too few tagged sentences to cross-validate",
-                          expected="at least two tagged sentences holding two different tags")
+                          expected="at least two tagged sentences holding two different tags",
+                          facts={"refusal": "too_few_to_cross_validate", "unit": "tagged_sentences"})
     row_arr = np.array([r for r, _ in known], dtype=np.int64)
     tags = [t for _, t in known]
     W = [words[r] for r in row_arr]
@@ -626,12 +627,14 @@ def _refuse_too_few(spec: AssistSpec, values: Sequence[Any], source: Any) -> Non
     if spec.head == "token":
         if len(values) < 2:
             raise ConfigError("too few labelled sentences to cross-validate", path=source,
-                              expected="at least two labelled sentences")
+                              expected="at least two labelled sentences",
+                              facts={"refusal": "too_few_to_cross_validate", "unit": "labelled_sentences"})
         return
     checkable = [c for c in Counter(values).values() if c >= 2]
     if sum(checkable) < 4 or len(checkable) < 2:
-        raise ConfigError("too few labelled rows to cross-validate", path=source,
-                          expected="at least two labelled rows in each of two labels")
+        raise ConfigError("too few labelled rows to cross-validate", path=source,  # (the facts: for the app's words)
+                          expected="at least two labelled rows in each of two labels",
+                          facts={"refusal": "too_few_to_cross_validate", "unit": "labelled_rows"})
 
 
 def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path, *, split: str = "train",

@@ -68,6 +68,8 @@ class JobWorker(QObject):
         self._flush_timer = QTimer(self, singleShot=True)
         self._flush_timer.timeout.connect(self._flush)
         self._held.connect(self._arm)
+        # a failed job's error's facts (errors.BertStudioError), for its page to say it in its own words
+        self.failure_facts: dict[str, Any] = {}
         self._job: ThreadJob | None = None
 
     def start(self) -> ThreadJob:
@@ -147,4 +149,5 @@ class JobWorker(QObject):
             self.cancelled.emit()
         else:
             log.info("%s stopped: %s", self._name, exc)
+            self.failure_facts = dict(exc.facts)
             self.failed.emit(str(exc))

@@ -357,10 +357,24 @@ class ReviewQueue(QWidget):
         self.progress.setFormat(f"{message} %p%")
 
     def _on_failed(self, message: str) -> None:
+        facts = getattr(self._worker, "failure_facts", None) or {}
         self._worker = None
         self._set_busy(False)
-        self._say_over_last_flags(self.tr("The check could not run: %1").replace("%1", message))
+        self._say_over_last_flags(self.tr("The check could not run: %1").replace("%1", self._refusal_text(facts)
+                                                                                   or message))
         self.finished.emit()
+
+    def _refusal_text(self, facts: dict[str, Any]) -> str | None:
+        """The finder's refusal of too few rows (assist/label_errors' facts) in the UI's language: a
+        tagging project's read "too few tagged sentences to cross-validate" in English. None: another."""
+        if facts.get("refusal") != "too_few_to_cross_validate":
+            return None
+        return {"tagged_sentences": self.tr("too few tagged sentences to cross-validate: tag every word of at least "
+                                            "two sentences, with two different tags among them"),
+                "labelled_sentences": self.tr("too few tagged sentences to cross-validate: tag every word of at least "
+                                              "two sentences"),
+                "labelled_rows": self.tr("too few labelled rows to cross-validate: label at least two rows in each "
+                                         "of two labels")}.get(facts.get("unit", ""))
 
     def _on_cancelled(self) -> None:
         self._worker = None

@@ -3040,43 +3040,43 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="209"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="222"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="225"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="235"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="239"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="241"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="242"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="244"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="245"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="243"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="246"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="244"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="247"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="245"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="248"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="246"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="249"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -3810,29 +3810,29 @@
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="362"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="363"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="368"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="382"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="374"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="388"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="443"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="435"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="449"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
@@ -3847,128 +3847,143 @@
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="404"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="371"/>
+        <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
+        <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="373"/>
+        <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
+        <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="375"/>
+        <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
+        <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="418"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="412"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="414"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="428"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="419"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="439"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="441"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="432"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="446"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="508"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="510"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="499"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="513"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="500"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="536"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="514"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="550"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="503"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="517"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="517"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="531"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="520"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="534"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="525"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="539"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="529"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="543"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="534"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="548"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="538"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="552"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="541"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="555"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="554"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="568"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="567"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="581"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="668"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="682"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="592"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="606"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>

@@ -876,3 +876,20 @@ def test_a_new_projects_refused_label_names_are_said_in_chinese(qtbot, chinese, 
         assert dialog.project is None and said[-1], said
         assert not _english_left(said[-1], *names), said[-1]
     assert said[0].startswith("标签 Pos 与 pos 看起来相同"), said[0]
+
+
+def test_the_label_error_checks_refusal_of_too_few_tagged_sentences_is_said_in_chinese(qtbot, chinese,
+                                                                                       session_factory, tiny):
+    """Find label errors on a tagging project with one tagged sentence said "检查无法运行：…, too few
+    labelled sentences to cross-validate (expected at least two labelled sentences)" in English."""
+    from bertstudio.ui.review_queue import ReviewQueue
+
+    rows = [{"tokens": ["the", "film"], "tags": ["O", "ADJ"]}, {"tokens": ["a", "show"], "tags": None}]
+    session = session_factory("tagging", ["O", "ADJ"], {"train": rows})
+    queue = ReviewQueue(session, "train", model=tiny)
+    qtbot.addWidget(queue)
+    with qtbot.waitSignal(queue.finished, timeout=30_000):
+        queue.start()  # refused before any model loads
+    text = queue.summary.text()
+    assert queue.report is None and text, text
+    assert not _english_left(text), text
