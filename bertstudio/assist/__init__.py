@@ -13,8 +13,24 @@ controller the GUI drives, and its threads). Start with
 
 from __future__ import annotations
 
-from bertstudio.assist.assistant import AssistSettings, LabellingAssistant, Suggestion
-from bertstudio.assist.audit import AuditStats
-from bertstudio.assist.strategies import STRATEGIES, NextItem
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bertstudio.assist.assistant import AssistSettings, LabellingAssistant, Suggestion
+    from bertstudio.assist.audit import AuditStats
+    from bertstudio.assist.strategies import STRATEGIES, NextItem
+
+# The names above are loaded on first use (PEP 562), not with the package: importing any of its
+# light modules (strategies, audit, keys) on the GUI thread loaded the assistant, its encoder
+# and torch with it, a 4-7 s freeze (the first label rename of a session; the Results page).
+_HOMES = {"AssistSettings": "assistant", "LabellingAssistant": "assistant", "Suggestion": "assistant",
+          "AuditStats": "audit", "STRATEGIES": "strategies", "NextItem": "strategies"}
 
 __all__ = ["AssistSettings", "AuditStats", "LabellingAssistant", "NextItem", "STRATEGIES", "Suggestion"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -29,16 +29,12 @@ from typing import Callable, Sequence
 import numpy as np
 
 from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel
+from bertstudio.assist.keys import KEY_BYTES as _KEY, text_key
 from bertstudio.data.atomic import atomic_write_bytes
 
 log = logging.getLogger(__name__)
 
 FORMAT = "bertstudio-embeddings-1"
-_KEY = 16
-
-
-def text_key(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=_KEY).digest()
 
 
 def tokens_key(tokens: Sequence[str]) -> bytes:
