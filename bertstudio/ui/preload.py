@@ -23,12 +23,13 @@ log = logging.getLogger(__name__)
 
 # What a first run imports lazily, measured by diffing sys.modules around a run: transformers
 # loads its model, tokenizer and loss modules on first attribute access, and peft/accelerate/
-# scikit-learn/scipy come in through the engine and the metrics.
+# scikit-learn/scipy come in through the engine and the metrics. The labelling assistant (on for
+# a project unless its user turned it off) is loaded by every app that opens one: last, once the rest is in.
 HEAVY_MODULES: tuple[str, ...] = (
     "torch", "transformers", "transformers.modeling_utils", "transformers.models.bert.modeling_bert",
     "transformers.models.auto.modeling_auto", "transformers.models.auto.tokenization_auto", "peft", "accelerate",
     "sklearn.metrics", "scipy.stats", "seqeval.metrics", "bertstudio.metrics", "bertstudio.tasks",
-    "bertstudio.tasks.model", "bertstudio.train.engine", "bertstudio.train.predict",
+    "bertstudio.tasks.model", "bertstudio.train.engine", "bertstudio.train.predict", "bertstudio.assist.assistant",
 )
 
 

@@ -51,7 +51,7 @@ def test_a_fifo_modules_json_is_not_a_sentence_transformer_and_does_not_block(tm
 @fifo_only
 def test_a_fifo_review_file_starts_afresh(tmp_path: Path) -> None:
     pytest.importorskip("PySide6")
-    from bertstudio.ui.review_queue import REVIEW_FILE, ReviewStore
+    from bertstudio.ui.review_store import REVIEW_FILE, ReviewStore
 
     os.mkfifo(tmp_path / REVIEW_FILE.format(split="train"))
     got: list = []

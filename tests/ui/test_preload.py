@@ -49,6 +49,88 @@ def test_window_with_a_project_does_not_import_torch_on_the_gui_thread(tmp_path)
     assert out.stdout.split()[-2:] == ["gui-thread-imports:", "True"]
 
 
+_HEAVY_ON_GUI_THREAD = textwrap.dedent("""
+    import os, sys, threading, traceback
+    os.environ.update(QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1")
+
+    WATCHED = ("torch", "transformers", "setfit", "bertstudio.assist.assistant", "bertstudio.assist.encoder")
+
+    class WhoImports:  # the watched modules whose import the GUI (main) thread executes
+        seen = set()
+        def find_spec(self, name, path=None, target=None):
+            probing = any(f.name == "find_spec" and "importlib" in f.filename for f in traceback.extract_stack()[:-1])
+            if name in WATCHED and not probing and threading.current_thread() is threading.main_thread():
+                self.seen.add(name)
+            return None
+    sys.meta_path.insert(0, WhoImports())
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+    app = QApplication([])
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.project import Project
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+
+    def said(step):
+        app.processEvents()
+        print(step + ":" + ",".join(sorted(WhoImports.seen)))
+        WhoImports.seen.clear()
+
+    def opened(folder, assistant):
+        p = Project.create(folder + "/p", name="x", kind="sentence", labels=["neg", "pos"])
+        p.import_examples(from_records("sentence", [{"text": "good", "label": "pos"}, {"text": "bad", "label": None}],
+                                       labels=["neg", "pos"]), "train")
+        session = ProjectSession(settings=QSettings(folder + "/s.ini", QSettings.Format.IniFormat))
+        session.assist.enabled = assistant  # the suite's environment turns it off
+        w = MainWindow(session)
+        w.show()
+        session.set_project(p)  # with the assistant on, its start begins: its imports are the worker's
+        w.show_page("label")
+        return session
+
+    session = opened(sys.argv[1] + "/off", False)
+    said("open-off")
+    session.rename_label("pos", "positive")
+    said("rename-off")
+    from bertstudio.ui import review_queue  # Label page > Review suspected errors...
+    said("review-module")
+    session = opened(sys.argv[1] + "/on", True)
+    said("open-on")
+    session.rename_label("pos", "positive")  # at once, while the assistant's worker still imports
+    said("rename-on")
+    sys.stdout.flush()
+    os._exit(0)  # the preload / the assistant's worker may still be importing: not waited for
+""")
+
+
+def test_opening_a_project_and_renaming_a_label_import_no_model_code_on_the_gui_thread(tmp_path):
+    """The first rename of a session froze the window for 4-7 s: making the Review queue's kept flags
+    follow it imported the queue's module, and with it the assistant, its encoder and torch. With the
+    assistant on, its start imports them on its worker; a rename while that worker is still at it
+    imported them on the GUI thread (or waited there for the worker's import)."""
+    for name in ("off", "on"):
+        (tmp_path / name).mkdir()
+    out = subprocess.run([sys.executable, "-c", _HEAVY_ON_GUI_THREAD, str(tmp_path)],
+                         capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = dict(line.split(":", 1) for line in out.stdout.splitlines() if ":" in line)
+    assert seen == {"open-off": "", "rename-off": "", "review-module": "", "open-on": "", "rename-on": ""}
+
+
+def test_the_assistants_light_modules_load_without_torch():
+    """The Results page's accuracy interval (assist.audit), the Label page's reasons
+    (assist.strategies) and the kept flags' keys (assist.keys) are numpy at most: importing one
+    loaded the whole assistant and torch with its package."""
+    script = ("import sys; import bertstudio.assist.audit, bertstudio.assist.strategies, bertstudio.assist.keys; "
+              "print(sorted(m for m in ('torch', 'transformers', 'bertstudio.assist.assistant') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["[]"]
+    from bertstudio.assist import AssistSettings, LabellingAssistant  # the package's names, loaded when asked
+
+    assert LabellingAssistant.__module__ == AssistSettings.__module__ == "bertstudio.assist.assistant"
+
+
 def test_preload_imports_and_reports_failures_without_raising(caplog):
     took = preload(("json", "bertstudio.no_such_module"))
     assert set(took) == {"json"} and took["json"] >= 0

@@ -321,7 +321,7 @@ def test_two_stores_of_one_split_never_write_back_what_the_other_undid(tmp_path)
     kept aside for mending by hand."""
     from types import SimpleNamespace
 
-    from bertstudio.ui.review_queue import ReviewStore
+    from bertstudio.ui.review_store import ReviewStore
 
     def flag(text: str):  # what a kept flag is identified by: its text, given label and word
         return SimpleNamespace(text=text, given="pos", word=None)
@@ -440,7 +440,7 @@ def test_a_keep_follows_a_rename_and_the_first_files_keeps_are_still_read(tmp_pa
     from types import SimpleNamespace
 
     from bertstudio.assist.cache import text_key
-    from bertstudio.ui.review_queue import ReviewStore, follow_label_rename
+    from bertstudio.ui.review_store import ReviewStore, follow_label_rename
 
     def flag(text: str, given: str = "pos"):
         return SimpleNamespace(text=text, given=given, word=None)

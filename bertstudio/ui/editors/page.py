@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.assist.strategies import REASONS  # no torch: the assistant's package loads it lazily
 from bertstudio.data.kinds import get_spec
 from bertstudio.ui.assist_bar import AssistBar
 from bertstudio.ui.assist_chart import AuditChart
@@ -43,6 +44,7 @@ from bertstudio.ui.editors.label_set import LabelSetDialog
 from bertstudio.ui.editors.qa import QAEditor
 from bertstudio.ui.editors.tagging import TaggingEditor
 from bertstudio.ui.help_panel import HelpPanel
+from bertstudio.ui.review_store import follow_label_rename
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 from bertstudio.ui.theme import font_scale
 
@@ -306,12 +308,10 @@ class LabelPage(QWidget):
 
     def _on_label_renamed(self, old: str, new: str) -> None:
         """The Review queue's kept flags follow the rename (each split's, whether a queue is open or not),
-        and so does the Next order's label."""
-        from bertstudio.ui import review_queue
-
+        and so does the Next order's label (the keeps' own module: the queue's loads torch)."""
         self.assist_bar.follow_rename(old, new)
         if self.session.has_project():
-            review_queue.follow_label_rename(self.session.project.folder, self.session.project.split_names, old, new)
+            follow_label_rename(self.session.project.folder, self.session.project.split_names, old, new)
             # the suggestion under its new name, once the assistant has followed the rename too (it hears of it
             # after this page): "Suggested: pos" was shown until the next refit
             QTimer.singleShot(0, self, self._on_scores_changed)
@@ -361,10 +361,7 @@ class LabelPage(QWidget):
 
 def pick_reason(item) -> str:
     """The one line saying why ``item`` (a NextItem) was picked, in the user's language (the core's
-    words, assist/strategies.REASONS); its label name as it is. The assistant made ``item``, so
-    importing its package here costs nothing (at the page's import it would load torch)."""
-    from bertstudio.assist.strategies import REASONS
-
+    words, assist/strategies.REASONS); its label name as it is."""
     if item.why not in REASONS:
         return item.reason
     return QCoreApplication.translate("AssistStrategies", REASONS[item.why]).replace("{}", item.detail)
