@@ -11,7 +11,7 @@ BIO tag sets, tags by scikit-learn for plain ones such as POS).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 AVERAGES: tuple[str, ...] = ("macro avg", "weighted avg")
@@ -19,13 +19,17 @@ AVERAGES: tuple[str, ...] = ("macro avg", "weighted avg")
 
 @dataclass(frozen=True)
 class ClassScores:
-    """One row of a report; scores are fractions (0..1), support a count of ``unit``."""
+    """One row of a report; scores are fractions (0..1), support a count of ``unit``.
+    ``scored``: False for a class with no gold and no prediction in the rows scored, whose
+    precision, recall and F1 are undefined (0 by scikit-learn's ``zero_division``) and which
+    the averages leave out."""
 
     name: str
     precision: float
     recall: float
     f1: float
     support: int
+    scored: bool = True
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,8 @@ def classification_report_of(golds: Sequence[Any], preds: Sequence[Any], labels:
     if present and len(present) < len(names):  # the averages over the classes scored, as the run's macro_f1
         averages = classification_report(golds, preds, labels=present, output_dict=True, zero_division=0)
         report.update({a: averages[a] for a in AVERAGES if a in averages})
-    return report_from_dict(report, names, unit)
+    result = report_from_dict(report, names, unit)
+    return replace(result, classes=tuple(replace(c, scored=c.name in seen) for c in result.classes))
 
 
 def per_class_from_predictions(predictions: Sequence[Mapping[str, Any]], labels: Sequence[str], *,

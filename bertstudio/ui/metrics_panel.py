@@ -5,6 +5,7 @@ type) with their macro and weighted averages, from :mod:`bertstudio.metrics.per_
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget,
@@ -40,6 +41,8 @@ def _number(text: str) -> QTableWidgetItem:
     return item
 
 
+UNDEFINED = "—"  # a score with nothing to score: no gold and no prediction of the class
+NAMES_IN_TIP = 20  # classes an average's tooltip names before "and 60 more"
 SMALL_EVAL = 100  # evaluation sets smaller than this get a note on how little the score rests on
 
 
@@ -52,6 +55,9 @@ class MetricsPanel(QWidget):
         self.best_note = QLabel(objectName="bestStepNote", wordWrap=True)  # scores of an earlier evaluation than the last
         self.best_note.setVisible(False)
         self.per_class_title = QLabel(objectName="perClassTitle")
+        # classes with no gold and no prediction in the split: their "—" rows, said in a line
+        self.unscored_note = QLabel(objectName="unscoredClassesNote", wordWrap=True)
+        self.unscored_note.setVisible(False)
         self.per_class_table = _table("perClassTable", [self.tr("Class"), self.tr("Precision"), self.tr("Recall"),
                                                         self.tr("F1"), self.tr("Support")])
         header = self.per_class_table.horizontalHeader()
@@ -69,6 +75,7 @@ class MetricsPanel(QWidget):
         lay.addWidget(self.best_note)
         lay.addWidget(self.size_note)
         lay.addWidget(self.per_class_title)
+        lay.addWidget(self.unscored_note)
         lay.addWidget(self.per_class_table)
         lay.addStretch(1)  # room left over goes below the tables (it went to the title, which then floated)
         self.show_report(None)
@@ -158,9 +165,13 @@ class MetricsPanel(QWidget):
             n=examples, a=format_metric("pearson", low, digits=0), b=format_metric("pearson", high, digits=0))
 
     def show_report(self, report: PerClassReport | None) -> None:
-        """One row per class, then the averages; hidden when the run has none (regression, QA)."""
+        """One row per class, then the averages; hidden when the run has none (regression, QA).
+        A class with no gold and no prediction in the split reads "—" (undefined), not 0.0 like a
+        class the model fails on; the averages leave it out (scikit-learn's convention, as the
+        run's macro_f1), and their tooltips say which classes they average."""
         self.per_class_title.setVisible(report is not None)
         self.per_class_table.setVisible(report is not None)
+        self.unscored_note.setVisible(False)
         if report is None:
             self.per_class_table.setRowCount(0)
             return
@@ -170,19 +181,55 @@ class MetricsPanel(QWidget):
         title, column = units.get(report.unit, ("", self.tr("Class")))
         self.per_class_title.setText(title)
         self.per_class_table.horizontalHeaderItem(0).setText(column)
+        unscored = [c.name for c in report.classes if not c.scored]
+        scored = [c.name for c in report.classes if c.scored]
+        if unscored:
+            self.unscored_note.setText(self.tr("%n class(es) have no rows in this split and were never predicted: "
+                                               "listed last as —, left out of the averages.", "", len(unscored)))
+            self.unscored_note.setVisible(True)
+        undefined_tip = self.tr("No gold rows and no predictions of this class in this split: precision, recall "
+                                "and F1 are undefined, and the averages leave it out.")
         averages = {"macro avg": self.tr("macro avg"), "weighted avg": self.tr("weighted avg")}
-        rows = [(c, c.name) for c in report.classes] + [(a, averages.get(a.name, a.name)) for a in report.averages]
+        tips = self._average_tips(scored, len(unscored))
+        # the classes scored first (label-set order), those with nothing to score after them: 12 of 80 were
+        # scattered among 68 rows of "0.0"
+        classes = sorted(report.classes, key=lambda c: not c.scored)
+        rows = [(c, c.name) for c in classes] + [(a, averages.get(a.name, a.name)) for a in report.averages]
         table = self.per_class_table
         table.setRowCount(len(rows))
+        muted = table.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         for i, (scores, title) in enumerate(rows):
             name = QTableWidgetItem(title)  # a class name is the user's label: not translated
             name.setToolTip(title)  # elided in a narrow column (at a 16-pt font: "n…")
-            if i >= len(report.classes):
+            average = i >= len(report.classes)
+            if average:
                 font = name.font()
                 font.setItalic(True)
                 name.setFont(font)
+                name.setToolTip(f"{title}\n{tips[scores.name]}" if scores.name in tips else title)  # name, then what
             table.setItem(i, 0, name)
             for j, (key, value) in enumerate((("precision", scores.precision), ("recall", scores.recall),
                                               ("f1", scores.f1)), start=1):
-                table.setItem(i, j, _number(format_metric(key, value)))
+                table.setItem(i, j, _number(format_metric(key, value) if scores.scored else UNDEFINED))
             table.setItem(i, 4, _number(f"{scores.support:,}"))
+            if not scores.scored:
+                for j in range(5):
+                    table.item(i, j).setForeground(muted)
+                    if j:
+                        table.item(i, j).setToolTip(undefined_tip)
+            elif average:
+                for j in range(1, 5):
+                    table.item(i, j).setToolTip(name.toolTip())
+
+    def _average_tips(self, scored: list[str], unscored: int) -> dict[str, str]:
+        """What each average is over: the classes with gold rows or predictions in the split."""
+        shown = ", ".join(f"\u2068{n}\u2069" for n in scored[:NAMES_IN_TIP])
+        if len(scored) > NAMES_IN_TIP:
+            shown += " " + self.tr("and {n} more").format(n=len(scored) - NAMES_IN_TIP)
+        if unscored:
+            over = self.tr("over the {n} classes with gold rows or predictions in this split ({names}); the {m} "
+                           "shown as — are left out").format(n=len(scored), names=shown, m=unscored)
+        else:
+            over = self.tr("over all {n} classes above").format(n=len(scored))
+        return {"macro avg": self.tr("Unweighted mean {over}.").format(over=over),
+                "weighted avg": self.tr("Mean weighted by support {over}.").format(over=over)}

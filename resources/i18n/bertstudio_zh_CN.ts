@@ -2300,52 +2300,52 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="75"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="77"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="79"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="82"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="84"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="87"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="89"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="170"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="172"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="217"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="219"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="257"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="259"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="261"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="263"/>
         <source>%1 was removed: Next now fills the rarest label</source>
         <translation>%1 已被删除:“下一个”现在补充最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="290"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="292"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="291"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="293"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -2782,150 +2782,187 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="167"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="170"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="178"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="61"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="61"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="70"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="90"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="97"/>
         <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="94"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="101"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="104"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="105"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="113"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="122"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="126"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="139"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="142"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="144"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="156"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="153"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="228"/>
+        <source>and {n} more</source>
+        <translation>以及另外 {n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
+        <source>over the {n} classes with gold rows or predictions in this split ({names}); the {m} shown as — are left out</source>
+        <translation>范围是本划分中有标准答案行或被预测过的 {n} 个类别（{names}）；显示为 — 的 {m} 个类别不计入</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="233"/>
+        <source>over all {n} classes above</source>
+        <translation>范围是上面全部 {n} 个类别</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="234"/>
+        <source>Unweighted mean {over}.</source>
+        <translation>未加权平均，{over}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="235"/>
+        <source>Mean weighted by support {over}.</source>
+        <translation>按支持数加权的平均，{over}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="167"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="178"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="179"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="179"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="169"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="169"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="187"/>
+        <source>%n class(es) have no rows in this split and were never predicted: listed last as —, left out of the averages.</source>
+        <translation>
+            <numerusform>%n 个类别在本划分中没有行，也从未被预测：列在最后，显示为 —，不计入平均值。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="173"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="190"/>
+        <source>No gold rows and no predictions of this class in this split: precision, recall and F1 are undefined, and the averages leave it out.</source>
+        <translation>本划分中此类别既没有标准答案行也没有预测：精确率、召回率和 F1 无定义，平均值不计入此类别。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="192"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="173"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="192"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -3754,236 +3791,236 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="201"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="96"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="218"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="325"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="113"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="217"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="223"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="118"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="224"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="119"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="231"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="126"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="236"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="131"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="245"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="140"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="246"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="141"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="251"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="146"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="282"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="177"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="324"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="216"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="363"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="259"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="382"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="388"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="284"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="443"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="339"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="449"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="345"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="308"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="203"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="226"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="121"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="371"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="268"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="373"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="375"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="272"/>
         <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
         <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="418"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="314"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="321"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="323"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="428"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="324"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="439"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="335"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="441"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="446"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="342"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="508"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="404"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="510"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="406"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="513"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="514"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="550"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="446"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="517"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="531"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="534"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="539"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="435"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="543"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="439"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="548"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="444"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="552"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="448"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="555"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="451"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="568"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="464"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="581"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="477"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="682"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="578"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="606"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="502"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>

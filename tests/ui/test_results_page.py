@@ -240,7 +240,9 @@ def test_per_class_table_sits_beside_the_official_metric(page, trained_run):
     assert table.isVisibleTo(page) and page.metrics_panel.per_class_title.text() == "Per class (support: examples)"
     shown = {table.item(i, 0).text(): [table.item(i, c).text() for c in range(1, 5)] for i in range(table.rowCount())}
     assert [table.item(i, 0).text() for i in range(table.rowCount())] == LABELS + ["macro avg", "weighted avg"]
-    assert all(table.item(i, 0).toolTip() == table.item(i, 0).text() for i in range(table.rowCount()))  # elided at 16 pt
+    # elided at 16 pt: the tooltip's first line is the whole name (an average's next line says what it averages)
+    assert all(table.item(i, 0).toolTip().split("\n")[0] == table.item(i, 0).text() for i in range(table.rowCount()))
+    assert "over all 2 classes" in table.item(2, 0).toolTip()
     f1s = []
     for label in LABELS:
         tp = sum(p["gold"] == label and p["label"] == label for p in preds)

@@ -1,0 +1,66 @@
+"""Results page with many classes of which a split uses few: the per-class table says which
+scores are undefined and what its averages are over."""
+
+from __future__ import annotations
+
+from bertstudio.metrics.per_class import classification_report_of
+from bertstudio.ui.metrics_panel import MetricsPanel
+
+LABELS = [f"topic {i:02d}" for i in range(80)]
+# the dev split: gold rows of 3 classes; the model also predicts "topic 40", which no row has
+GOLD = ["topic 03"] * 6 + ["topic 10"] * 4 + ["topic 25"] * 5
+PRED = (["topic 03"] * 4 + ["topic 10", "topic 40"] + ["topic 10"] * 2 + ["topic 25", "topic 40"]
+        + ["topic 25"] * 3 + ["topic 03"] * 2)
+
+
+def _oracle(golds: list[str], preds: list[str], name: str) -> tuple[float, float, float, int]:
+    """Precision, recall, F1 and support of ``name``, counted by hand (0 where a ratio has no denominator)."""
+    tp = sum(g == p == name for g, p in zip(golds, preds))
+    predicted, support = preds.count(name), golds.count(name)
+    precision = tp / predicted if predicted else 0.0
+    recall = tp / support if support else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1, support
+
+
+def test_classes_with_nothing_to_score_read_undefined_and_the_averages_say_what_they_average(qtbot):
+    """80 labels, a split using 3 and a fourth predicted: the 76 others showed "0.0 0.0 0.0 0" like a
+    class the model fails on, and the macro average (over the 4) was not the mean of the column shown."""
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    panel.show_report(classification_report_of(GOLD, PRED, LABELS))
+    table = panel.per_class_table
+    shown = {table.item(i, 0).text(): [table.item(i, c).text() for c in range(1, 5)] for i in range(table.rowCount())}
+    row_of = {table.item(i, 0).text(): i for i in range(table.rowCount())}
+    present = ["topic 03", "topic 10", "topic 25", "topic 40"]  # gold or predicted in the split
+    assert [table.item(i, 0).text() for i in range(4)] == present  # what was scored reads first
+    for name in LABELS:
+        if name in present:
+            p, r, f, n = _oracle(GOLD, PRED, name)
+            assert shown[name] == [f"{100 * p:.1f}", f"{100 * r:.1f}", f"{100 * f:.1f}", str(n)], name
+        else:
+            assert shown[name] == ["—", "—", "—", "0"], name
+            assert "undefined" in table.item(row_of[name], 1).toolTip()
+    # topic 40: predicted twice, never right, no gold row: a real precision of 0, not undefined
+    assert shown["topic 40"][:3] == ["0.0", "0.0", "0.0"]
+    scores = [_oracle(GOLD, PRED, n) for n in present]
+    macro = [sum(s[k] for s in scores) / len(present) for k in range(3)]
+    weighted = [sum(s[k] * s[3] for s in scores) / len(GOLD) for k in range(3)]
+    assert shown["macro avg"] == [f"{100 * v:.1f}" for v in macro] + [str(len(GOLD))]
+    assert shown["weighted avg"] == [f"{100 * v:.1f}" for v in weighted] + [str(len(GOLD))]
+    # the macro row is the mean of the numbers shown above it
+    column = [float(shown[n][1]) for n in LABELS if shown[n][1] != "—"]
+    assert abs(sum(column) / len(column) - float(shown["macro avg"][1])) < 0.06
+    tip = table.item(row_of["macro avg"], 0).toolTip()
+    assert "4 classes" in tip and all(n in tip for n in present) and "76" in tip, tip
+    note = panel.unscored_note
+    assert note.isVisibleTo(panel) and note.text().startswith("76 class")
+
+
+def test_a_split_that_uses_every_class_shows_no_undefined_row(qtbot):
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    panel.show_report(classification_report_of(["a", "b", "a"], ["a", "a", "b"], ["a", "b"]))
+    table = panel.per_class_table
+    assert "—" not in {table.item(i, c).text() for i in range(table.rowCount()) for c in range(1, 4)}
+    assert not panel.unscored_note.isVisibleTo(panel)
