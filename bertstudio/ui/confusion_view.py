@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import (QAbstractItemView, QGridLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QTableView,
-                               QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
+                               QListWidget, QListWidgetItem, QPushButton, QTableView, QVBoxLayout, QWidget)
 
 from bertstudio.metrics import confusion
 from bertstudio.ui.theme import current_palette, text_colour
@@ -90,13 +90,19 @@ class ConfusionModel(QAbstractTableModel):
 
 
 class ConfusionView(QTableView):
+    """The matrix; a class with no gold row and no prediction (an all-zero row and column) is
+    hidden: 80 labels of which a dev split uses 12 left 68 empty rows and columns between them."""
+
     cell_clicked = Signal(object)  # (gold, predicted) or None when the filter is cleared
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, model: ConfusionModel | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("confusionMatrix")
-        self.confusion_model = ConfusionModel(self)
+        self.confusion_model = model if model is not None else ConfusionModel(self)
         self.setModel(self.confusion_model)
+        self.confusion_model.modelReset.connect(self._hide_empty_classes)
+        self.hidden_classes = 0
+        self._hide_empty_classes()  # a second view of a model already filled (ConfusionDialog)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setTabKeyNavigation(False)  # Tab leaves the matrix (it cycled its cells for ever); arrows move in it
@@ -113,6 +119,19 @@ class ConfusionView(QTableView):
         self.setToolTip(self.tr("Rows: gold label. Columns: predicted label. Click a cell to list its examples."))
         self._selected: tuple[str, str] | None = None
         self.clicked.connect(self._on_clicked)
+
+    def _hide_empty_classes(self) -> None:
+        counts = self.confusion_model.counts
+        # an all-zero matrix (no scored rows) keeps its labels: nothing is hidden from nothing
+        empty = (counts.sum(axis=0) + counts.sum(axis=1) == 0) if counts.size and counts.any() else \
+            np.zeros(len(self.confusion_model.labels), dtype=bool)
+        for i, hide in enumerate(empty):
+            self.setRowHidden(i, bool(hide))
+            self.setColumnHidden(i, bool(hide))
+        self.hidden_classes = int(empty.sum())
+
+    def visible_classes(self) -> int:
+        return len(self.confusion_model.labels) - self.hidden_classes
 
     def _on_clicked(self, index: QModelIndex) -> None:
         labels = self.confusion_model.labels
@@ -168,28 +187,70 @@ class VerticalTitle(QLabel):
         painter.end()
 
 
+def _titled_axes(owner: QWidget, view: ConfusionView) -> tuple[QGridLayout, QLabel, VerticalTitle]:
+    """``view`` in a grid (``owner``'s layout) under "Predicted" (over the columns) and beside
+    "Gold" (up the rows); the titles are the panel's (one translation for the panel and the window)."""
+    predicted_title = QLabel(QCoreApplication.translate("ConfusionPanel", "Predicted"), objectName="confusionPredictedTitle")
+    predicted_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    gold_title = VerticalTitle(QCoreApplication.translate("ConfusionPanel", "Gold"), objectName="confusionGoldTitle")
+    for title in (predicted_title, gold_title):
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+    predicted_title.setToolTip(QCoreApplication.translate("ConfusionPanel", "Columns: the label the model predicted"))
+    gold_title.setToolTip(QCoreApplication.translate("ConfusionPanel", "Rows: the gold label"))
+    grid = QGridLayout(owner)
+    grid.setContentsMargins(0, 0, 0, 0)
+    grid.setSpacing(2)
+    grid.addWidget(predicted_title, 0, 1)
+    grid.addWidget(gold_title, 1, 0)
+    grid.addWidget(view, 1, 1)
+    return grid, predicted_title, gold_title
+
+
+class ConfusionDialog(QDialog):
+    """The matrix with the room of a window: a second view of the panel's model, whose clicks
+    filter the predictions as the panel's own do (modeless, so the page shows them meanwhile)."""
+
+    def __init__(self, panel_view: ConfusionView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("confusionDialog")
+        self.setWindowTitle(self.tr("Confusion matrix"))
+        self.view = ConfusionView(self, model=panel_view.confusion_model)
+        self.view.clicked.disconnect(self.view._on_clicked)  # one filter state: the panel's view keeps it
+        self.view.clicked.connect(panel_view._on_clicked)
+        holder = QWidget()
+        _titled_axes(holder, self.view)
+        lay = QVBoxLayout(self)
+        lay.addWidget(holder, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        lay.addWidget(buttons)
+
+
 class ConfusionPanel(QWidget):
-    """The matrix with its axis titles: "Predicted" above the columns, "Gold" beside the rows."""
+    """The matrix with its axis titles: "Predicted" above the columns, "Gold" beside the rows.
+    Past MANY_CLASSES classes a button opens it in a window of its own (ConfusionDialog): 80 classes
+    had a box of 350 x 40 px at 1280 x 800, one row readable."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("confusionPanel")
         self.view = ConfusionView()
-        self.predicted_title = QLabel(self.tr("Predicted"), objectName="confusionPredictedTitle")
-        self.predicted_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.gold_title = VerticalTitle(self.tr("Gold"), objectName="confusionGoldTitle")
-        for title in (self.predicted_title, self.gold_title):
-            font = title.font()
-            font.setBold(True)
-            title.setFont(font)
-        self.predicted_title.setToolTip(self.tr("Columns: the label the model predicted"))
-        self.gold_title.setToolTip(self.tr("Rows: the gold label"))
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(2)
-        grid.addWidget(self.predicted_title, 0, 1)
-        grid.addWidget(self.gold_title, 1, 0)
-        grid.addWidget(self.view, 1, 1)
+        grid, self.predicted_title, self.gold_title = _titled_axes(self, self.view)
+        self.enlarge_button = QPushButton(self.tr("Open in a window…"), objectName="confusionEnlargeButton")
+        self.enlarge_button.setToolTip(self.tr("Show the confusion matrix in a window of its own, with room "
+                                               "for every class"))
+        self.enlarge_button.clicked.connect(self.open_window)
+        self.enlarge_button.hide()
+        self.hidden_note = QLabel(objectName="confusionHiddenNote", wordWrap=True)
+        self.hidden_note.hide()
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.hidden_note, 1)
+        bar.addWidget(self.enlarge_button)
+        grid.addLayout(bar, 3, 1)
+        self.dialog: ConfusionDialog | None = None
         # with many classes the grid's cells are narrow: the largest confusions, as a list to pick from
         self.top_list = QListWidget(objectName="topConfusions")
         self.top_list.setToolTip(self.tr("The most frequent confusions; pick one to list its examples"))
@@ -201,10 +262,34 @@ class ConfusionPanel(QWidget):
         grid.setRowStretch(1, 1)
         self.view.confusion_model.modelReset.connect(self._fill_top)
 
+    def rows_height(self) -> int:
+        """The height at which every class shown has a row of the smallest readable size, with the
+        titles, list and note: more only makes the cells larger."""
+        view = self.view
+        rows = view.visible_classes() * view.verticalHeader().minimumSectionSize()
+        grid = view.horizontalHeader().sizeHint().height() + rows + 2 * view.frameWidth()
+        return self.sizeHint().height() - view.sizeHint().height() + grid
+
+    def open_window(self) -> ConfusionDialog:
+        """The matrix in a window as large as the main window (opened again, it comes to the front)."""
+        if self.dialog is None:
+            self.dialog = ConfusionDialog(self.view, self.window())
+            window = self.window().size()
+            self.dialog.resize(max(640, int(window.width() * 0.9)), max(480, int(window.height() * 0.9)))
+        self.dialog.show()
+        self.dialog.raise_()
+        self.dialog.activateWindow()
+        return self.dialog
+
     def _fill_top(self) -> None:
         model = self.view.confusion_model
         self.top_list.clear()
-        top = top_confusions(model.labels, model.counts) if len(model.labels) > MANY_CLASSES else []
+        many = self.view.visible_classes() > MANY_CLASSES
+        self.enlarge_button.setVisible(many)
+        self.hidden_note.setVisible(self.view.hidden_classes > 0)
+        self.hidden_note.setText(self.tr("%n class(es) with no rows and no predictions in this split are not shown.",
+                                         "", self.view.hidden_classes))
+        top = top_confusions(model.labels, model.counts) if many else []
         for n, gold, predicted in top:
             # one pass: a label named "%2" or "{n}" is a value, never a place to fill
             item = QListWidgetItem(self.tr("{n} × gold {gold} → predicted {predicted}").format(

@@ -248,6 +248,7 @@ def _report_now(report: Any, names: dict[str, str | None] | None, labels: list[s
 class ResultsPage(QWidget):
     status_message = Signal(str)  # for the window's status bar: what "Use prediction as gold" changed
     loaded = Signal(str)  # a run read off the GUI thread is on the page now (its folder)
+    LEFT_SCORES_SHARE = 0.5  # of the left column the scores may take over a matrix or scatter
     TEXT_KEPT = 96  # px the text column keeps before the value columns are elided (_fit_value_columns)
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
@@ -330,12 +331,22 @@ class ResultsPage(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Run")))
         top.addWidget(self.run_combo, 1)
-        left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(self.metrics_panel)
-        lv.addWidget(self.confusion_panel, 1)
-        lv.addWidget(self.scatter, 1)
+        plots = QWidget()
+        pv = QVBoxLayout(plots)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.addWidget(self.confusion_panel, 1)
+        pv.addWidget(self.scatter, 1)
+        # the scores over the matrix or scatter, the line between them draggable: 80 classes' table
+        # took the column and left the matrix 40 px, one row (_fit_left_column shares it out)
+        left = QSplitter(Qt.Orientation.Vertical, objectName="resultsLeftSplitter")
+        left.setChildrenCollapsible(False)
+        left.addWidget(self.metrics_panel)
+        left.addWidget(plots)
+        left.setStretchFactor(1, 1)
+        self.left_splitter = left
+        self._left_dragged = False  # the person moved the line: it stays theirs
+        left.splitterMoved.connect(self._on_left_moved)
+        left.installEventFilter(self)
         center = QWidget()
         cv = QVBoxLayout(center)
         cv.setContentsMargins(0, 0, 0, 0)
@@ -643,11 +654,35 @@ class ResultsPage(QWidget):
             self._widths_dragged = True
 
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if watched is self.left_splitter:  # its height known or changed: the scores and the plot share it
+            if event.type() == QEvent.Type.Resize and event.size().height() != event.oldSize().height():
+                self._fit_left_column(event.size().height())
+            return super().eventFilter(watched, event)
         # every event of the table's viewport passes here (paints, mouse moves): only a width change acts
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize and self._natural_widths \
                 and not self._widths_dragged and event.size().width() != event.oldSize().width():
             self._fit_value_columns()
         return super().eventFilter(watched, event)
+
+    def _on_left_moved(self, *_: object) -> None:
+        self._left_dragged = True
+
+    def _fit_left_column(self, height: int | None = None) -> None:
+        """The scores as tall as they read, up to LEFT_SCORES_SHARE of the column when a matrix or
+        scatter is under them (their table scrolls), or more where a small matrix reads in less; the
+        plot gets the rest. ``height``: the splitter's new height, from its resize event (before it
+        lays out its widgets)."""
+        splitter = self.left_splitter
+        total = (height - splitter.handleWidth()) if height is not None else sum(splitter.sizes())
+        if self._left_dragged or total <= 0:
+            return
+        share = int(total * self.LEFT_SCORES_SHARE)
+        if self.confusion_panel.isVisibleTo(self):  # 4 classes: their rows read in 200 px
+            room = max(share, total - self.confusion_panel.rows_height())
+        else:
+            room = share if self.scatter.isVisibleTo(self) else total
+        top = min(self.metrics_panel.sizeHint().height(), room)
+        splitter.setSizes([top, max(1, total - top)])
 
     def _refresh_plots(self) -> None:
         gold = get_spec(self.kind).gold
@@ -669,6 +704,7 @@ class ResultsPage(QWidget):
             points = [(float(r.gold), float(v), i) for i, r in enumerate(self.model.rows)
                       if r.gold is not None and (v := self.model.predicted_value(r)) is not None]
             self.scatter.set_points(*([list(c) for c in zip(*points)] if points else ([], [], [])))
+        self._fit_left_column()
 
     # --- filtering ------------------------------------------------------------------
     def _on_cell_clicked(self, cell: tuple[str, str] | None) -> None:

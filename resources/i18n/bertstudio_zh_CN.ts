@@ -1296,6 +1296,14 @@
     </message>
 </context>
 <context>
+    <name>ConfusionDialog</name>
+    <message>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="218"/>
+        <source>Confusion matrix</source>
+        <translation>混淆矩阵</translation>
+    </message>
+</context>
+<context>
     <name>ConfusionModel</name>
     <message>
         <location filename="../../bertstudio/ui/confusion_view.py" line="58"/>
@@ -1316,32 +1324,49 @@
 <context>
     <name>ConfusionPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="178"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="193"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="180"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="195"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="185"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="200"/>
         <source>Columns: the label the model predicted</source>
         <translation>列:模型预测的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="186"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="201"/>
         <source>Rows: the gold label</source>
         <translation>行:标准答案标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="195"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="241"/>
+        <source>Open in a window…</source>
+        <translation>在窗口中打开…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="242"/>
+        <source>Show the confusion matrix in a window of its own, with room for every class</source>
+        <translation>在单独的窗口中显示混淆矩阵，容得下每个类别</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="256"/>
         <source>The most frequent confusions; pick one to list its examples</source>
         <translation>最常见的混淆；选择一项即可列出其样例</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/confusion_view.py" line="290"/>
+        <source>%n class(es) with no rows and no predictions in this split are not shown.</source>
+        <translation>
+            <numerusform>本划分中没有行也没有预测的 %n 个类别未显示。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="210"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="295"/>
         <source>{n} × gold {gold} → predicted {predicted}</source>
         <translation>{n} × 标准答案 {gold} → 预测 {predicted}</translation>
     </message>
@@ -1349,7 +1374,7 @@
 <context>
     <name>ConfusionView</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="113"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="119"/>
         <source>Rows: gold label. Columns: predicted label. Click a cell to list its examples.</source>
         <translation>行:标准答案标签。列:预测标签。单击单元格可列出其中的样例。</translation>
     </message>
@@ -3623,167 +3648,167 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="295"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="682"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="718"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="325"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="326"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="327"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="328"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="331"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="332"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="416"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="462"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="473"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="484"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="538"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="549"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="547"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="549"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="555"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="566"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="569"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="561"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="572"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="589"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="581"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="592"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="601"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="593"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="604"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="597"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="608"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="685"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="721"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="686"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="722"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="709"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="711"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="747"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="767"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="769"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="805"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="804"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="840"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="809"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="845"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="812"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="848"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="814"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="850"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="815"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="851"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="857"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

@@ -1,10 +1,19 @@
 """Results page with many classes of which a split uses few: the per-class table says which
-scores are undefined and what its averages are over."""
+scores are undefined and what its averages are over, and the confusion matrix gets room to read."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
 from bertstudio.metrics.per_class import classification_report_of
 from bertstudio.ui.metrics_panel import MetricsPanel
+from bertstudio.ui.results_page import ResultsPage
+from bertstudio.ui.session import ProjectSession
 
 LABELS = [f"topic {i:02d}" for i in range(80)]
 # the dev split: gold rows of 3 classes; the model also predicts "topic 40", which no row has
@@ -64,3 +73,74 @@ def test_a_split_that_uses_every_class_shows_no_undefined_row(qtbot):
     table = panel.per_class_table
     assert "—" not in {table.item(i, c).text() for i in range(table.rowCount()) for c in range(1, 4)}
     assert not panel.unscored_note.isVisibleTo(panel)
+
+
+def _many_class_page(qtbot, tmp_path: Path, used: int) -> tuple[Project, ResultsPage]:
+    """A project of 80 labels whose dev split uses the first ``used``, with one run (every 3rd
+    prediction is the next class), on a Results page of a 1280 x 800 window's size."""
+    from bertstudio.train.config import TrainConfig
+
+    golds = [LABELS[i % used] for i in range(4 * used)]
+    rows = [{"text": f"row {i}", "label": g} for i, g in enumerate(golds)]
+    project = Project.create(tmp_path / "many", name="m", kind="sentence", labels=LABELS)
+    project.import_examples(from_records("sentence", rows, labels=LABELS), "dev")
+    run = project.new_run_dir("many-run")
+    TrainConfig(task="sentence", labels=LABELS, output_dir=str(run)).save(run / "config.toml")
+    (run / "metrics.json").write_text(json.dumps({"accuracy": 0.6, "macro_f1": 0.6}))
+    preds = [{"index": i, "split": "dev", "row": i, "gold": g, "loss": 0.5,
+              "label": LABELS[(LABELS.index(g) + 1) % used] if i % 3 == 0 else g} for i, g in enumerate(golds)]
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.resize(1110, 730)  # what a 1280 x 800 window leaves the page beside its navigation
+    page.show()
+    qtbot.waitExposed(page)
+    qtbot.waitUntil(lambda: page.run_dir == run and not page.is_loading())
+    return project, page
+
+
+def _rows_in_view(view) -> int:
+    """The matrix's rows whose cells show whole in its viewport."""
+    area = view.viewport().rect()
+    model = view.model()
+    return sum(1 for r in range(model.rowCount()) if not view.isRowHidden(r)
+               and area.contains(view.visualRect(model.index(r, 0))))
+
+
+def test_with_80_classes_the_matrix_has_room_and_a_window_of_its_own(qtbot, tmp_path):
+    """At 1280 x 800 with 80 classes the matrix had 350 x 40 px, one row readable, and nothing made it larger."""
+    project, page = _many_class_page(qtbot, tmp_path, used=12)
+    try:
+        panel, view = page.confusion_panel, page.confusion_view
+        assert _rows_in_view(view) >= 6, view.size()
+        assert view.visible_classes() == 12 and view.hidden_classes == 68  # no gold, no prediction: not shown
+        assert "68 class" in panel.hidden_note.text() and panel.hidden_note.isVisibleTo(page)
+        assert panel.enlarge_button.isVisibleTo(page)
+        dialog = panel.open_window()
+        qtbot.addWidget(dialog)
+        qtbot.waitExposed(dialog)
+        assert _rows_in_view(dialog.view) == 12 and dialog.view.hidden_classes == 68
+        picked = []
+        page.confusion_view.cell_clicked.connect(picked.append)
+        model = dialog.view.model()
+        dialog.view.clicked.emit(model.index(0, 1))
+        assert picked == [("topic 00", "topic 01")]  # a cell of the window filters the page's predictions
+        assert page.proxy.rowCount() == 4  # rows 0, 12, 24 and 36: gold topic 00, every 3rd predicted as the next
+        dialog.close()
+    finally:
+        project.close(compact=False)
+
+
+def test_with_80_classes_all_used_the_window_shows_them_all(qtbot, tmp_path):
+    project, page = _many_class_page(qtbot, tmp_path, used=80)
+    try:
+        panel = page.confusion_panel
+        assert panel.view.hidden_classes == 0 and panel.enlarge_button.isVisibleTo(page)
+        dialog = panel.open_window()
+        qtbot.addWidget(dialog)
+        qtbot.waitExposed(dialog)
+        assert dialog.view.visible_classes() == 80
+        assert _rows_in_view(dialog.view) >= 20  # scrolls for the rest, each row readable
+    finally:
+        project.close(compact=False)
