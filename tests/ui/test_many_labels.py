@@ -172,3 +172,23 @@ def test_with_many_classes_the_largest_confusions_are_listed_and_pick_their_cell
     assert panel.view.currentIndex().row() == 3 and panel.view.currentIndex().column() == 17
     panel.view.confusion_model.set_data(["a", "b"], ["b", "a"], ["a", "b"])  # few classes: the grid says it all
     assert not panel.top_list.isVisible()
+
+
+# -- many labels while labelling: the legend stays, a key costs no rebuild (sweep "manylabels") --------------
+
+def test_a_label_whose_name_starts_with_a_slash_has_a_code_that_applies_it(qtbot, session_factory):
+    """"/" opens the picker empty, so the legend's "/↵" for "/slash" applied the preselected label."""
+    labels = [f"topic_{i}" for i in range(9)] + ["/slash", "2nd"]
+    session = session_factory("sentence", labels, {"train": [{"text": "a", "label": "2nd"}]})
+    page = _page(qtbot, LabelPage, session)
+    editor = page.editor()
+    editor.go_to(0)
+    editor.advance_box.setChecked(False)
+    key = dict(zip(editor.legend.names(), editor.legend.keys()))["/slash"]
+    assert key == "//↵"
+    qtbot.keyClick(editor, Qt.Key.Key_Slash)
+    assert editor.picker.isVisible()
+    for char in key[1:-1]:
+        qtbot.keyClicks(editor.picker.filter_edit, char)
+    qtbot.keyClick(editor.picker.filter_edit, Qt.Key.Key_Return)
+    assert session.project.gold("train", 0) == "/slash"

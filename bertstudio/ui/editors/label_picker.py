@@ -7,7 +7,7 @@ opens it empty. The picker lists the labels whose names start with (then contain
 was typed, best first; Enter applies the highlighted one, Esc closes it. So every label
 has a short typed code, the shortest prefix that puts it first ("au" then Enter for AUX
 in the UPOS set); the legend shows that code for labels past the ninth. A code whose
-first character is a command letter or a digit starts with "/" ("/sc" for SCONJ).
+first character is a command letter, a digit or "/" starts with "/" ("/sc" for SCONJ, "//" for "/slash").
 
 A label can be pre-selected when the picker opens (today: the example's current label;
 later a model's suggestion), so that Enter accepts it with one key.
@@ -84,7 +84,9 @@ def typed_code(names: list[str], name: str, command_letters: frozenset[str], top
         if tops.top(folded[:end]) == name:
             code = folded[:end]
             break
-    return code if code and opens_picker(code[0], command_letters) else OPEN_KEY + code
+    # "/" opens the picker empty, so a name starting with "/" is typed after it ("//" for "/slash")
+    starts_itself = code and code[0] != OPEN_KEY and opens_picker(code[0], command_letters)
+    return code if starts_itself else OPEN_KEY + code
 
 
 def key_texts(names: list[str], command_letters: frozenset[str]) -> list[str]:
