@@ -176,6 +176,67 @@ def test_with_many_classes_the_largest_confusions_are_listed_and_pick_their_cell
 
 # -- many labels while labelling: the legend stays, a key costs no rebuild (sweep "manylabels") --------------
 
+def _settle_layouts(page) -> None:
+    """Let the page's pending layout requests run (what the event loop does after a key), twice: a
+    layout that settles can ask its parent's again."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QWidget
+
+    for _ in range(2):
+        for widget in [page, *page.findChildren(QWidget)]:
+            QCoreApplication.sendPostedEvents(widget, QEvent.Type.LayoutRequest)
+
+
+def _sentence_session(session_factory, n_labels: int, n_rows: int = 30):
+    labels = [f"topic_{i:03d}" for i in range(n_labels)]
+    return labels, session_factory("sentence", labels, {"train": [{"text": f"text {i}", "label": None}
+                                                                  for i in range(n_rows)]})
+
+
+def test_the_legend_keeps_its_rows_after_a_key_that_moves_on(qtbot, session_factory):
+    """One label key with "Move to the next example" on left the legend 0 px tall: its buttons,
+    re-made, were not shown yet when the editor's layout measured it, and it was never asked again."""
+    _labels, session = _sentence_session(session_factory, 4)
+    page = _page(qtbot, LabelPage, session, (1000, 640))
+    editor = page.editor()
+    editor.go_to(0)
+    editor.setFocus()
+    _settle_layouts(page)
+    assert editor.advance_box.isChecked() and editor.legend.height() > 0
+    for key in (Qt.Key.Key_1, Qt.Key.Key_2):
+        qtbot.keyClick(editor, key)
+        _settle_layouts(page)
+        assert editor.legend.height() > 0 and editor.row > 0
+
+
+def test_the_tagging_legend_keeps_its_rows_after_an_entity_key(qtbot, session_factory):
+    tags = ["O"] + [f"{p}{t}" for t in ("PER", "ORG", "LOC", "MISC") for p in ("B-", "I-")]
+    rows = [{"tokens": ["Ann", "met", "Bob", "in", "Paris"], "tags": None} for _ in range(3)]
+    session = session_factory("tagging", tags, {"train": rows})
+    page = _page(qtbot, LabelPage, session, (1000, 640))
+    editor = page.editor()
+    editor.go_to(0)
+    editor.setFocus()
+    _settle_layouts(page)
+    assert editor.legend.height() > 0
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    _settle_layouts(page)
+    assert session.project.gold("train", 0)[0] == "B-PER" and editor.legend.height() > 0
+
+
+def test_a_new_label_set_is_measured_with_its_buttons(qtbot, session_factory):
+    """The same collapse when the labels do change (a rename, an added label) as the row changes."""
+    labels, session = _sentence_session(session_factory, 4)
+    page = _page(qtbot, LabelPage, session, (1000, 640))
+    editor = page.editor()
+    legend = editor.legend
+    _settle_layouts(page)
+    session.add_label("added")
+    editor.go_to(1)
+    _settle_layouts(page)
+    assert legend.names()[-1] == "added" and legend.height() > 0
+
+
 def test_a_label_whose_name_starts_with_a_slash_has_a_code_that_applies_it(qtbot, session_factory):
     """"/" opens the picker empty, so the legend's "/↵" for "/slash" applied the preselected label."""
     labels = [f"topic_{i}" for i in range(9)] + ["/slash", "2nd"]
@@ -192,3 +253,40 @@ def test_a_label_whose_name_starts_with_a_slash_has_a_code_that_applies_it(qtbot
         qtbot.keyClicks(editor.picker.filter_edit, char)
     qtbot.keyClick(editor.picker.filter_edit, Qt.Key.Key_Return)
     assert session.project.gold("train", 0) == "/slash"
+
+
+def test_the_legend_shows_whole_rows_and_the_bars_scale_to_the_largest_count(qtbot, session_factory):
+    """The fifth row was cut through its text (the height counted the first button's rows, and a
+    row of CJK names is taller), and each bar's range was the total: 10 of 1,500 drew nothing."""
+    labels = [f"topic_{i:03d}" for i in range(9)] + [f"科技{i}" for i in range(30)] + [f"x{i}" for i in range(60)]
+    rows = [{"text": "a", "label": labels[0]} for _ in range(40)] + [{"text": "b", "label": labels[1]}]
+    session = session_factory("sentence", labels, {"train": rows})
+    editor = _page(qtbot, LabelPage, session, (900, 700)).editor()
+    legend = editor.legend
+    _settle_layouts(editor)
+    tops = sorted({b.geometry().top() for b in legend._buttons})
+    assert len(tops) > MAX_ROWS  # it scrolls
+    fifth = [b for b in legend._buttons if b.geometry().top() == tops[MAX_ROWS - 1]]
+    assert legend.viewport().height() >= max(b.geometry().bottom() + 1 for b in fifth)
+
+
+def test_a_new_set_of_150_labels_is_placed_once(qtbot, monkeypatch):
+    """Each button, shown by Qt a moment after it was added, had the flow layout place all of them
+    again: 150 placements of 150 buttons for one rename at 150 labels."""
+    from bertstudio.ui.editors.flow_layout import FlowLayout
+    from bertstudio.ui.editors.legend import LabelLegend
+
+    legend = LabelLegend()
+    qtbot.addWidget(legend)
+    legend.resize(800, 200)
+    legend.show()
+    names = [f"topic_{i:03d}" for i in range(150)]
+    legend.set_labels(names, {})
+    _settle_layouts(legend)
+    placed = []
+    real_place = FlowLayout._place
+    monkeypatch.setattr(FlowLayout, "_place", lambda self, rect, **kw: placed.append(kw) or real_place(self, rect, **kw))
+    legend.set_labels([f"{name}b" for name in names], {})
+    qtbot.waitUntil(lambda: all(button.isVisible() for button in legend._buttons))
+    _settle_layouts(legend)
+    assert legend.names()[0] == "topic_000b" and sum(1 for kw in placed if kw.get("move")) <= 2

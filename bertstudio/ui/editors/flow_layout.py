@@ -39,6 +39,11 @@ class FlowLayout(QLayout):
     def heightForWidth(self, width: int) -> int:
         return self._place(QRect(0, 0, width, 0), move=False)
 
+    def lines_height(self, width: int, lines: int) -> int:
+        """The height of the first ``lines`` lines at ``width`` (each as tall as its tallest item:
+        a line of CJK names is taller than one of Latin names)."""
+        return self._place(QRect(0, 0, width, 0), move=False, lines=lines)
+
     def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
         self._place(rect, move=True)
@@ -60,13 +65,15 @@ class FlowLayout(QLayout):
         m = self.contentsMargins()
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
 
-    def _place(self, rect: QRect, *, move: bool) -> int:
-        x, y, line = rect.x(), rect.y(), 0
+    def _place(self, rect: QRect, *, move: bool, lines: int | None = None) -> int:
+        x, y, line, started = rect.x(), rect.y(), 0, 1
         gap = self.spacing()
         for item in self._items:
             hint = item.sizeHint()
             if x + hint.width() > rect.right() and line > 0:
-                x, y, line = rect.x(), y + line + gap, 0
+                if lines is not None and started == lines:
+                    break
+                x, y, line, started = rect.x(), y + line + gap, 0, started + 1
             if move:
                 item.setGeometry(QRect(QPoint(x, y), hint))
             x += hint.width() + gap

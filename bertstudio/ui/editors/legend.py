@@ -41,6 +41,7 @@ class LabelLegend(QScrollArea):
         self._layout = FlowLayout(inner)
         self.setWidget(inner)
         self._buttons: list[QPushButton] = []
+        self._shown_as: tuple[object, ...] | None = None  # what the buttons show (set_labels skips a repeat)
         follow(self, lambda: self.set_suggested(self.suggested()))  # the frame in a new palette's text colour
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         policy.setHeightForWidth(True)
@@ -53,8 +54,9 @@ class LabelLegend(QScrollArea):
         return (self._buttons[0].sizeHint().height() if self._buttons else self.fontMetrics().height()) + self._layout.spacing()
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
-        rows = self._layout.heightForWidth(max(1, width - self.verticalScrollBar().sizeHint().width()))
-        return min(rows, MAX_ROWS * self._row() - self._layout.spacing())
+        # MAX_ROWS whole rows as the layout places them: MAX_ROWS times the first button's height cut the
+        # fifth row through its text (a row of CJK names is taller than a row of Latin ones)
+        return self._layout.lines_height(max(1, width - self.verticalScrollBar().sizeHint().width()), MAX_ROWS)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         hint = self._layout.sizeHint()  # every button on one line; the layout asks heightForWidth at the real width
@@ -67,14 +69,23 @@ class LabelLegend(QScrollArea):
     def set_labels(self, names: list[str], colours: dict[str, str], keys: list[str] | None = None,
                    tip: str | None = None) -> None:
         """One button per name; ``keys[i]`` is shown before ``names[i]``; ``tip`` is the tooltip
-        with %1 for the key and %2 for the name (default: "Press %1 or click to apply '%2'")."""
-        for button in self._buttons:
+        with %1 for the key and %2 for the name (default: "Press %1 or click to apply '%2'").
+
+        Unchanged labels keep their buttons: editors call this for every example shown, and
+        rebuilding 150 buttons took a fifth of a second per label key."""
+        keys = list(keys or [])
+        tip = tip or self.tr("Press %1 or click to apply '%2'")
+        shown_as = (tuple(names), tuple(colours.get(n, "#999999") for n in names), tuple(keys), tip,
+                    self.font().key())
+        if shown_as == self._shown_as:
+            return
+        self._shown_as = shown_as
+        old, self._buttons = self._buttons, []
+        self._layout.setEnabled(False)  # placed once at the end: each add re-placed every button (quadratic)
+        for button in old:
             self._layout.removeWidget(button)
             button.hide()  # deleted later, when control is back in the event loop; gone from view now
             button.deleteLater()
-        self._buttons = []
-        keys = list(keys or [])
-        tip = tip or self.tr("Press %1 or click to apply '%2'")
         for i, name in enumerate(names):
             key = keys[i] if i < len(keys) else ""
             shown = self.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, NAME_WIDTH)
@@ -89,7 +100,12 @@ class LabelLegend(QScrollArea):
             button.setToolTip(tip.replace("%1", key or "-").replace("%2", name))
             button.clicked.connect(lambda _=False, n=name: self.label_clicked.emit(n))
             self._layout.addWidget(button)
+            # shown now: a layout counts a child not yet shown (Qt shows it a moment later) as 0 px, and
+            # the editor's layout, asked in that moment, kept the legend 0 px tall (no label to click)
+            button.show()
             self._buttons.append(button)
+        self._layout.setEnabled(True)
+        self._layout.invalidate()
         self.updateGeometry()  # as tall as the new rows
 
     def set_suggested(self, name: str | None) -> None:
@@ -97,8 +113,10 @@ class LabelLegend(QScrollArea):
         text = current_palette().color(QPalette.ColorRole.Text).name()  # now: a sheet's palette(text) stays
         for button in self._buttons:  # the colour of the palette it was set under
             frame = f" border: 2px dashed {text};" if button.objectName() == f"legend_{name}" else ""
+            sheet = f"QPushButton {{ {button.property('baseStyle')}{frame} }}"
             button.setProperty("suggested", bool(frame))
-            button.setStyleSheet(f"QPushButton {{ {button.property('baseStyle')}{frame} }}")
+            if button.styleSheet() != sheet:  # a new sheet re-polishes: 150 of them at every example
+                button.setStyleSheet(sheet)
 
     def suggested(self) -> str | None:
         return next((b.objectName().removeprefix("legend_") for b in self._buttons if b.property("suggested")), None)
