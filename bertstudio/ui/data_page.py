@@ -68,17 +68,25 @@ class LabelDistribution(QScrollArea):
         self._form = QFormLayout(inner)
         self.setWidget(inner)
         self._bars: dict[str, QProgressBar] = {}
+        self._count_labels: dict[str, QLabel] = {}
+        self._shown_as: tuple[object, ...] | None = None  # the labels and colours the bars show
 
     def set_counts(self, counts: dict[str, int], colours: dict[str, str]) -> None:
+        """A bar per label, each as long as its count against the largest (against the total, 10 of
+        1,500 rows drew nothing at 150 labels). The same labels keep their bars: a label key rebuilt
+        150 rows of widgets on every edit."""
+        top = max([1, *counts.values()])
+        shown_as = (tuple(counts), tuple(colours.get(n) or colours.get(f"B-{n}") for n in counts), len(f"{top}"))
+        if shown_as == self._shown_as:
+            for name, n in counts.items():
+                self._set_bar(name, n, top)
+            return
+        self._shown_as = shown_as
         while self._form.rowCount():
             self._form.removeRow(0)
-        self._bars = {}
-        total = max(1, sum(counts.values()))
+        self._bars, self._count_labels = {}, {}
         for name, n in counts.items():
             bar = QProgressBar()
-            bar.setRange(0, total)
-            bar.setValue(n)
-            bar.setFormat(f"{n}")
             # the count beside the bar, in the palette's text colour: drawn on the bar it was white on a pale
             # label colour in a dark theme (2.4:1), and no one colour reads on both the chunk and the track
             bar.setTextVisible(False)
@@ -93,16 +101,24 @@ class LabelDistribution(QScrollArea):
             label.setText(name)
             label.setMaximumWidth(NAME_WIDTH)
             bar.setMinimumWidth(80)
-            count = QLabel(f"{n}")
+            count = QLabel()
             count.setObjectName(f"count_{name}")
-            count.setMinimumWidth(count.fontMetrics().horizontalAdvance(f"{total}") + 4)
+            count.setMinimumWidth(count.fontMetrics().horizontalAdvance(f"{top}") + 4)
             row = QHBoxLayout()
             row.addWidget(bar, 1)
             row.addWidget(count)
             self._form.addRow(label, row)
-            self._bars[name] = bar
+            self._bars[name], self._count_labels[name] = bar, count
+            self._set_bar(name, n, top)
         # the rows scroll, the width does not: a name (elided) and a bar beside it stay readable
         self.setMinimumWidth(self.widget().minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width())
+
+    def _set_bar(self, name: str, n: int, top: int) -> None:
+        bar = self._bars[name]
+        bar.setRange(0, top)
+        bar.setValue(n)
+        bar.setFormat(f"{n}")
+        self._count_labels[name].setText(f"{n}")
 
     def counts(self) -> dict[str, int]:
         return {name: bar.value() for name, bar in self._bars.items()}
@@ -189,7 +205,8 @@ class DataPage(QWidget):
         self._counts_timer = QTimer(self)
         self._counts_timer.setSingleShot(True)
         self._counts_timer.setInterval(150)
-        self._counts_timer.timeout.connect(self._update_counts)
+        self._counts_timer.timeout.connect(self._on_counts_due)
+        self._counts_stale = False  # gold changed while the page was hidden: counted when it is next seen
         self._filter_follows: str | None = None  # the filter's key after a rename of its label
         self._filter_stale = False  # a filter on gold values, and gold changed since it ran
         self._refilter_timer = QTimer(self)  # labels given in a burst (undo of many) filter once
@@ -337,6 +354,15 @@ class DataPage(QWidget):
         super().showEvent(event)
         if self._filter_stale:
             self._refilter()
+        if self._counts_stale:
+            self._update_counts()
+
+    def _on_counts_due(self) -> None:
+        """Count after labels given on the Label page only when the counts can be seen."""
+        if self.isVisible():
+            self._update_counts()
+        else:
+            self._counts_stale = True
 
     def _refilter(self) -> None:
         if self._filter_stale and self._full is not None:
@@ -434,6 +460,7 @@ class DataPage(QWidget):
 
     # -- counts and selection ----------------------------------------------------------
     def _update_counts(self) -> None:
+        self._counts_stale = False
         project = self.session.project
         if project is None or not self.session.split_size(self.split):
             self.distribution.set_counts({}, {})

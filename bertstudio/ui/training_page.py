@@ -137,7 +137,8 @@ class TrainingPage(QWidget):
         session.gold_changed.connect(self._state_timer.start)
         for sig in ("data_imported", "labels_changed"):
             getattr(session, sig).connect(self._on_data_changed)
-        self._state_timer.timeout.connect(self._on_data_changed)
+        self._state_timer.timeout.connect(self._on_labels_settled)
+        self._data_stale = False  # labels given while the page was hidden: Automatic chooses when it is seen
         session.data_imported.connect(self._check_vocabulary)
         session.project_opened.connect(self._restore_settings)
         session.project_closed.connect(self._on_project_closed)
@@ -287,7 +288,16 @@ class TrainingPage(QWidget):
         if self.form.is_auto() and not self.is_running():
             self._on_edited()
 
+    def _on_labels_settled(self) -> None:
+        """Labels given on the Label page: Automatic chooses again once the page is seen (or at Start);
+        choosing at every pause in the labelling cost 80 ms a key at 150 labels."""
+        if self.isVisible():
+            self._on_data_changed()
+        else:
+            self._data_stale = True
+
     def _on_edited(self) -> None:
+        self._data_stale = False
         if self._adapting:
             return
         try:
@@ -392,6 +402,8 @@ class TrainingPage(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
+        if self._data_stale:
+            self._on_data_changed()
         self._schedule_count()  # counted when first seen: opening a project imports no torch
         self._check_vocabulary()
 

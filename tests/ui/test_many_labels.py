@@ -237,6 +237,43 @@ def test_a_new_label_set_is_measured_with_its_buttons(qtbot, session_factory):
     assert legend.names()[-1] == "added" and legend.height() > 0
 
 
+def test_a_label_key_at_150_labels_rebuilds_nothing(qtbot, session_factory, monkeypatch):
+    """At 150 labels each key froze the window for half a second: the legend re-made its 150 buttons
+    twice (each add re-placed them all), the Data page its 150 bars, and the Train page chose its
+    Automatic recipe again while hidden."""
+    from bertstudio.ui.editors.flow_layout import FlowLayout
+    from bertstudio.ui.training_page import TrainingPage
+
+    labels, session = _sentence_session(session_factory, 150)
+    data = _page(qtbot, DataPage, session)
+    train = TrainingPage(session)
+    qtbot.addWidget(train)  # never shown: the labeller is on the Label page
+    adapted = []
+    monkeypatch.setattr(train, "_adapt_to_data", lambda: adapted.append(1))
+    page = _page(qtbot, LabelPage, session)
+    editor = page.editor()
+    editor.go_to(0)
+    editor.setFocus()
+    _settle_layouts(page)
+    buttons, bars = list(editor.legend._buttons), dict(data.distribution._bars)
+    placed = []
+    real_place = FlowLayout._place
+    monkeypatch.setattr(FlowLayout, "_place", lambda self, rect, **kw: placed.append(kw) or real_place(self, rect, **kw))
+    for key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3):
+        qtbot.keyClick(editor, key)
+    _settle_layouts(page)
+    assert [session.project.gold("train", row) for row in range(3)] == labels[:3] and editor.row == 3
+    assert editor.legend._buttons == buttons  # the same buttons: nothing about the labels changed
+    assert sum(1 for kw in placed if kw.get("move")) <= 3  # was hundreds (150 adds, each placing all)
+    qtbot.waitUntil(lambda: data.distribution.counts()[labels[2]] == 1)
+    assert data.distribution._bars == bars  # the same bars, new values
+    assert data.distribution.counts() == {name: int(name in labels[:3]) for name in labels}
+    qtbot.waitUntil(lambda: not train._state_timer.isActive())
+    assert adapted == []  # nothing chosen for a page no one sees
+    train.show()
+    assert adapted == [1]  # chosen once it is seen, for all the labels given meanwhile
+
+
 def test_a_label_whose_name_starts_with_a_slash_has_a_code_that_applies_it(qtbot, session_factory):
     """"/" opens the picker empty, so the legend's "/↵" for "/slash" applied the preselected label."""
     labels = [f"topic_{i}" for i in range(9)] + ["/slash", "2nd"]
@@ -268,6 +305,9 @@ def test_the_legend_shows_whole_rows_and_the_bars_scale_to_the_largest_count(qtb
     assert len(tops) > MAX_ROWS  # it scrolls
     fifth = [b for b in legend._buttons if b.geometry().top() == tops[MAX_ROWS - 1]]
     assert legend.viewport().height() >= max(b.geometry().bottom() + 1 for b in fifth)
+    data = _page(qtbot, DataPage, session)
+    bars = data.distribution._bars
+    assert bars[labels[0]].maximum() == 40 and bars[labels[1]].value() == 1
 
 
 def test_a_new_set_of_150_labels_is_placed_once(qtbot, monkeypatch):
