@@ -42,6 +42,7 @@ class LabelLegend(QScrollArea):
         self.setWidget(inner)
         self._buttons: list[QPushButton] = []
         self._shown_as: tuple[object, ...] | None = None  # what the buttons show (set_labels skips a repeat)
+        self._suggested_as: tuple[str | None, str] | None = None  # the framed label and the frame's colour
         follow(self, lambda: self.set_suggested(self.suggested()))  # the frame in a new palette's text colour
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         policy.setHeightForWidth(True)
@@ -79,7 +80,7 @@ class LabelLegend(QScrollArea):
                     self.font().key())
         if shown_as == self._shown_as:
             return
-        self._shown_as = shown_as
+        self._shown_as, self._suggested_as = shown_as, None
         old, self._buttons = self._buttons, []
         self._layout.setEnabled(False)  # placed once at the end: each add re-placed every button (quadratic)
         for button in old:
@@ -111,6 +112,9 @@ class LabelLegend(QScrollArea):
     def set_suggested(self, name: str | None) -> None:
         """Mark the button of the model's suggested label (a dashed frame: a suggestion, not a label)."""
         text = current_palette().color(QPalette.ColorRole.Text).name()  # now: a sheet's palette(text) stays
+        if (name, text) == self._suggested_as:  # asked at every example shown: 150 buttons read each time
+            return
+        self._suggested_as = (name, text)
         for button in self._buttons:  # the colour of the palette it was set under
             frame = f" border: 2px dashed {text};" if button.objectName() == f"legend_{name}" else ""
             sheet = f"QPushButton {{ {button.property('baseStyle')}{frame} }}"
