@@ -34,7 +34,7 @@ from bertstudio.data.atomic import replace_folder
 from bertstudio.data.kinds import require_kind
 from bertstudio.data.regular_file import regular_file_exists
 from bertstudio.errors import ConfigError, DataError
-from bertstudio.train.rundir import STATE, find_checkpoint, read_state  # torch-free, for the GUI's list of runs
+from bertstudio.train.rundir import BEST_PREDICTIONS, STATE, find_checkpoint, read_state  # torch-free, for the GUI's list of runs
 
 WEIGHTS = "weights.pt"
 OPTIMIZER = "optimizer.pt"
@@ -334,7 +334,6 @@ def resumed_labels(state: dict[str, Any], found: Path, labels: list[str], *, sou
     return list(saved)
 
 
-BEST_PREDICTIONS = "predictions.jsonl"  # the best evaluation's rows, beside its weights
 
 
 def _check_best(folder: Path) -> None:

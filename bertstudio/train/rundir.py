@@ -71,6 +71,7 @@ log = logging.getLogger(__name__)
 CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
 STATE = "state.json"  # a checkpoint is complete once its state is written (train/checkpoint.py)
+BEST_PREDICTIONS = "predictions.jsonl"  # the best evaluation's rows, beside its weights
 # A project run's label ids (the project's stable ids of config.labels, see data/project_meta.py),
 # written by the app into the new folder before the run starts; not a setting, so not in config.toml.
 LABEL_IDS = "label_ids.json"

@@ -33,8 +33,8 @@ from bertstudio.data.project_labels import names_now as label_names_now, pred_no
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.events import Evaluated, StepLogged, is_number
-from bertstudio.train.rundir import (CHECKPOINTS, PREDICTIONS, find_checkpoint, read_history, read_label_ids,
-                                     read_predictions, read_run)
+from bertstudio.train.rundir import (BEST_PREDICTIONS, CHECKPOINTS, PREDICTIONS, find_checkpoint, read_history,
+                                     read_label_ids, read_predictions, read_run, read_state)
 from bertstudio.ui import example_html
 from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
@@ -102,8 +102,6 @@ def _unsaved_run(folder: Path, info: Any, skipped: list[DataError],
     """For a run that wrote no predictions.jsonl and ended without saving them (or has not ended):
     what it got to, and the best checkpoint's predictions when it has some. An interrupted app run
     showed as an empty, all-zero run without a word, though it had evaluated a dozen times."""
-    from bertstudio.train import checkpoint as ckpt
-
     if info.status not in _UNSAVED or (folder / PREDICTIONS).exists():
         return None, []
     history = read_history(folder, kinds=(StepLogged.kind, Evaluated.kind))
@@ -111,10 +109,10 @@ def _unsaved_run(folder: Path, info: Any, skipped: list[DataError],
     evals = [e for e in history if isinstance(e, Evaluated)]
     unsaved = UnsavedRun(info.status, max(steps, default=0), len(evals))
     best = find_checkpoint(folder / CHECKPOINTS / "best")
-    if best is None or not (best / ckpt.BEST_PREDICTIONS).is_file():
+    if best is None or not (best / BEST_PREDICTIONS).is_file():
         return unsaved, []
     try:
-        step = ckpt.read_state(best).get("step")
+        step = read_state(best).get("step")
     except BertStudioError as exc:  # a damaged state.json: the run is shown without the checkpoint
         log.warning("not showing %s: %s", best, exc)
         return unsaved, []

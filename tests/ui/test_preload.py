@@ -211,3 +211,24 @@ def test_quitting_seconds_after_start_is_not_a_crash(tmp_path, shared_data):
         assert done.returncode == 0, (attempt, done.returncode, done.stderr[-1500:])
         assert "Segmentation fault" not in done.stderr
         (tmp_path / "qa").rename(tmp_path / f"qa-{attempt}")
+
+
+def test_the_results_of_a_run_that_saved_none_are_read_without_torch(tmp_path):
+    """A cancelled or crashed run's Results come from its best checkpoint (_unsaved_run), read on
+    the GUI thread for a small run: the function imported the checkpoint module, and with it torch
+    (seconds, on the GUI thread, when the preload had not brought it in yet)."""
+    best = tmp_path / "run" / "checkpoints" / "best"
+    best.mkdir(parents=True)
+    (best / "state.json").write_text('{"step": 3}', encoding="utf-8")
+    (best / "predictions.jsonl").write_text('{"index": 0, "label": "pos"}\n', encoding="utf-8")
+    script = textwrap.dedent(f"""
+        import sys
+        from types import SimpleNamespace
+        from pathlib import Path
+        from bertstudio.ui.results_page import _unsaved_run
+        unsaved, preds = _unsaved_run(Path(r"{tmp_path / 'run'}"), SimpleNamespace(status="interrupted"), [], None)
+        print(unsaved is not None, sorted(m for m in ("torch", "transformers") if m in sys.modules))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "[]"]
