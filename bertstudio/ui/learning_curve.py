@@ -230,7 +230,8 @@ class LearningCurvePanel(QWidget):
         hi = self.plot.plot(n, high, pen=None)
         self.plot.addItem(pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(31, 119, 180, 50)))
         doubling = curve.doubling()
-        if doubling is not None:  # none after a cancel: no fit drawn towards a forecast not made
+        # none after a cancel or without a clear trend: no fit drawn towards a forecast not made
+        if doubling is not None and not curve.unclear():
             xs = np.geomspace(n.min(), 2 * n.max(), 60)
             self.plot.plot(xs, self._shown(curve.metric, [curve.fit.predict(x) for x in xs]),
                            pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine), name=self.tr("power-law fit"))
@@ -292,6 +293,12 @@ class LearningCurvePanel(QWidget):
             said.append(self.tr("Cancelled before the first run ended."))
         elif doubling is None:
             said.append(self.tr("Too few points for a fit: runs at two or more sizes are needed."))
+        elif curve.unclear():
+            n, mean = doubling[:2]
+            said.append(self.tr("With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). No clear trend yet: the "
+                                "fit cannot tell how much more labels would help.").format(
+                n=n, m=metric_name(metric), now=shown(mean), k=curve.runs_at(n)))
+            said.append(self._unclear_text(curve))
         else:
             n, mean, predicted, low, high = doubling
             change = format_change(metric, predicted - mean)  # never "-0.0 points"
@@ -301,6 +308,16 @@ class LearningCurvePanel(QWidget):
                 lo=shown(low), hi=shown(high)))
         chosen = self._chosen_text(curve)
         return join_sentences(said + [chosen])
+
+    def _unclear_text(self, curve: Any) -> str:
+        """Why the curve shows no trend (LearningCurve.unclear's fact) in the UI's words."""
+        reason = curve.unclear()
+        if reason == "baseline":
+            return self.tr("Answering the same label to every evaluation row scores {base}: the runs are no better "
+                           "than that yet.").format(base=format_metric(curve.metric, curve.baseline))
+        if reason == "sizes":
+            return self.tr("Runs at three or more sizes are needed to see one.")
+        return self.tr("The scores do not rise clearly beyond the spread between seeds.")
 
     def _chosen_text(self, curve: Any) -> str:
         """What Automatic chose for each share's rows, when it chose (one entry per size)."""

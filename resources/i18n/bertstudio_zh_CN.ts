@@ -1382,78 +1382,78 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="131"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="147"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="161"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="147"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="163"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="148"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="164"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="151"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="167"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="155"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="171"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="177"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="445"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="193"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="472"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="273"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="274"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="259"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="276"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="260"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="277"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="425"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="451"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="430"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="456"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="432"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="458"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="471"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -2239,7 +2239,7 @@
 <context>
     <name>LabelLegend</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/legend.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/legend.py" line="78"/>
         <source>Press %1 or click to apply &apos;%2&apos;</source>
         <translation>按 %1 或单击以应用“%2”</translation>
     </message>
@@ -2378,12 +2378,12 @@
 <context>
     <name>LabelPicker</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_picker.py" line="114"/>
+        <location filename="../../bertstudio/ui/editors/label_picker.py" line="116"/>
         <source>Type part of a label&apos;s name</source>
         <translation>输入标签名的一部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_picker.py" line="120"/>
+        <location filename="../../bertstudio/ui/editors/label_picker.py" line="122"/>
         <source>↑ ↓ choose · Enter applies · Esc closes</source>
         <translation>↑ ↓ 选择 · Enter 应用 · Esc 关闭</translation>
     </message>
@@ -2543,89 +2543,109 @@
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="236"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="237"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="248"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="249"/>
         <source>The training split has no labelled rows: label some training examples first.</source>
         <translation>训练集没有已标注的行：请先标注一些训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="250"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="251"/>
         <source>Too few labelled rows ({rows}) to hold some out for evaluation: add a dev split, or label at least {least} training rows.</source>
         <translation>已标注的行太少（{rows} 行），无法留出一部分用于评估：请添加验证集，或至少标注 {least} 个训练行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="253"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="254"/>
         <source>The labelled training rows hold %n class(es): label rows of at least 2 classes.</source>
         <translation>
             <numerusform>已标注的训练行只有 %n 个类别：请标注至少 2 个类别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="256"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="257"/>
         <source>Every share of {rows:,} rows is smaller than the {k} classes: label at least {k} rows.</source>
         <translation>{rows:,} 行的每个比例都少于 {k} 个类别：请至少标注 {k} 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="264"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
         <source>No dev split: {held:,} of {rows:,} labelled training rows are held out for evaluation.</source>
         <translation>没有验证集：{rows:,} 个已标注训练行中留出 {held:,} 行用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="271"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="272"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="288"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="289"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="292"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="293"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="294"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/learning_curve.py" line="298"/>
+        <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). No clear trend yet: the fit cannot tell how much more labels would help.</source>
+        <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。尚无明显趋势：拟合无法判断更多标注能带来多少提升。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="310"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="316"/>
+        <source>Answering the same label to every evaluation row scores {base}: the runs are no better than that yet.</source>
+        <translation>对每个评估行都回答同一个标签可得 {base}：这些运行目前还不比它好。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="319"/>
+        <source>Runs at three or more sizes are needed to see one.</source>
+        <translation>需要在三种或更多数据量下运行才能看出趋势。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
+        <source>The scores do not rise clearly beyond the spread between seeds.</source>
+        <translation>分数的上升没有明显超出随机种子之间的差异。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="327"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="312"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="329"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="318"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="335"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="319"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="336"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="322"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="339"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="332"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="349"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -3648,167 +3668,167 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="718"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="294"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="716"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="302"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="326"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="324"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="326"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="330"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="416"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="414"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="462"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="484"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="482"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="549"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="547"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="556"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="564"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="569"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="567"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="570"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="587"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="592"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="590"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="601"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="599"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="604"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="602"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="608"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="606"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="721"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="719"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="722"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="720"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="743"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="747"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="801"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="805"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="840"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="838"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="845"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="843"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="848"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="846"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="850"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="848"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="851"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="849"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="857"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="855"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -5420,357 +5440,357 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="158"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="159"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="159"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="160"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="161"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="162"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="448"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="532"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="544"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="532"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="544"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="545"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="402"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="257"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="461"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="475"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="542"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="595"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="619"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="682"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="709"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="721"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="729"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="741"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="744"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="756"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="736"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="748"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="317"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="327"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="321"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="331"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="364"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="374"/>
         <source>Saved training settings not restored, the defaults shown instead: {m}</source>
         <translation>保存的训练设置未能恢复，已改为显示默认值：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="411"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="423"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="430"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="442"/>
         <source>not counted: these settings do not fit the model</source>
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="480"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="492"/>
         <source>the {setting} {text} is not a number</source>
         <translation>{setting} {text} 不是数字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="485"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
         <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
         <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
         <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
         <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="491"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
         <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
         <source>head learning rate</source>
         <translation>分类头学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="510"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="510"/>
         <source>gradient accumulation steps</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="511"/>
         <source>epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="511"/>
         <source>warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="512"/>
         <source>maximum length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="512"/>
         <source>seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="512"/>
         <source>number of seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="501"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="501"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
         <source>evaluation interval (steps)</source>
         <translation>评估间隔（步）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
         <source>held-out share</source>
         <translation>留出比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
         <source>weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
         <source>early stopping patience</source>
         <translation>早停耐心值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="525"/>
         <source>above {n}</source>
         <translation>大于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="525"/>
         <source>at least {n}</source>
         <translation>至少 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="528"/>
         <source>below {n}</source>
         <translation>小于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="528"/>
         <source>at most {n}</source>
         <translation>至多 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="530"/>
         <source>the {setting} {value} is out of range: it must be {what} {range}</source>
         <translation>{setting} {value} 超出范围：须为{range}的{what}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="532"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="532"/>
         <source>a number</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
         <source> and </source>
         <translation>且</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="639"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="635"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="647"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="648"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="660"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="726"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="738"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="775"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="787"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="780"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="792"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="781"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="784"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="796"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="785"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="797"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="794"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="806"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="801"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="813"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="818"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="830"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="820"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="832"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="824"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="836"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="826"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="838"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="827"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="839"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="859"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="871"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="863"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="875"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -832,6 +832,31 @@ def test_the_learning_curves_refusals_and_held_out_note_are_said_in_chinese(qtbo
         assert text and not _english_left(text), text
 
 
+def test_a_learning_curve_without_a_clear_trend_says_so_in_chinese(qtbot, chinese, session_factory):
+    """Why a curve forecasts no number (no clear trend: on the one-label score, too few sizes, no rise
+    beyond the seeds' spread) is said in the window's language."""
+    from helpers import sentiment_records
+
+    from bertstudio.train.learning_curve import CurvePoint, LearningCurve
+    from bertstudio.ui.learning_curve import LearningCurvePanel
+
+    panel = LearningCurvePanel(session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(8, 0)}),
+                               lambda: None)
+    qtbot.addWidget(panel)
+    values = {10: [0.80, 0.84, 0.78], 20: [0.83, 0.79, 0.81], 40: [0.80, 0.82, 0.83]}
+    points = [CurvePoint(n, s, v) for n, vs in values.items() for s, v in enumerate(vs)]
+    texts = []
+    for kept, baseline in ((40, None), (20, None), (40, 0.81)):
+        curve = LearningCurve("accuracy", [p for p in points if p.labels <= kept], rows=kept, eval_rows=100,
+                              baseline=baseline)
+        curve.refit()
+        texts.append(panel.describe(curve))
+    assert [t.split("。")[1] for t in texts] == ["尚无明显趋势：拟合无法判断更多标注能带来多少提升"] * 3, texts
+    assert "随机种子之间的差异" in texts[0] and "三种或更多数据量" in texts[1] and "81.0" in texts[2], texts
+    for text in texts:
+        assert not _english_left(text), text
+
+
 def test_a_seeds_jobs_summary_and_its_metric_are_said_in_chinese(qtbot, chinese, session_factory):
     """The Train page said "1 of 3 seeds finished: accuracy 50.0" and "3 seeds: accuracy 81.2 ± 1.3
     (79.9 to 82.7)" in English (SeedsResult.summary, the CLI's line) inside the Chinese window."""
