@@ -11,10 +11,15 @@ the prediction is compared with the mean measured accuracy. The check: within 2 
     python benchmarks/learning_curve.py --json benchmarks/results/learning_curve.json   # full (15 runs)
     python benchmarks/learning_curve.py --quick      # 64 / 128 / 256 -> 512, 1 seed, 1 epoch, 200 dev rows
     python benchmarks/learning_curve.py --automatic  # the app's default: Automatic's choice for each size's rows
+    python benchmarks/learning_curve.py --refit benchmarks/results/learning_curve_automatic.json  # no training
 
 With ``--automatic`` no hyperparameter is given: every size gets the settings the Train page's
 Automatic preset (``small_data.adapt_to_rows``) chooses for its own rows, as the app's learning
 curve does when Automatic is the preset, and each point's settings are printed.
+
+``--refit FILE`` trains nothing: it fits today's power law to the points a ``--json`` run stored
+and compares its forecast with the measured runs stored with them (a change to the fit, checked
+against the runs already paid for).
 """
 
 from __future__ import annotations
@@ -43,7 +48,11 @@ def main() -> None:
     p.add_argument("--automatic", action="store_true",
                    help="Automatic's choice for each size's rows (the app's default) instead of the settings above")
     p.add_argument("--json", help="write the results here")
+    p.add_argument("--refit", metavar="FILE", help="refit the points a --json run stored; train nothing")
     ns = p.parse_args()
+    if ns.refit:
+        refit(Path(ns.refit))
+        return
     if ns.quick:
         ns.sizes, ns.target, ns.seeds, ns.epochs, ns.dev_examples = "64,128,256", 512, "0", 1.0, 200
 
@@ -78,7 +87,7 @@ def main() -> None:
     t_fit = time.perf_counter() - t0
     fit = fitted.fit
     predicted = fit.predict(ns.target)
-    low, high = fit.predict_range(ns.target)
+    low, high = fit.predict_range(ns.target, runs=len(seeds))  # for the mean of the seeds it is compared with
     print(f"fit on {sizes}: gap = {fit.a:.3f} * n^-{fit.b:.3f}; predicted {fitted.metric} at {ns.target}: "
           f"{100 * predicted:.2f} (95% range {100 * low:.2f}-{100 * high:.2f})", flush=True)
     t1 = time.perf_counter()
@@ -106,6 +115,25 @@ def main() -> None:
             "predicted": predicted, "predicted_range": [low, high], "measured": measured, "error": error,
             "seconds": {"fitted_sizes": t_fit, "target": t_target},
         }, indent=2), encoding="utf-8")
+
+
+def refit(path: Path) -> None:
+    """The stored curve's points fitted again, the forecast set against the stored measured runs."""
+    from bertstudio.train.learning_curve import LearningCurve
+
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    curve = LearningCurve.from_dict(stored["curve"])
+    curve.refit()
+    target, measured, runs = stored["target"], stored["measured"], len(stored["seeds"])
+    predicted = curve.fit.predict(target)
+    low, high = curve.fit.predict_range(target, runs=runs)
+    old_low, old_high = stored["predicted_range"]
+    print(f"{path.name}: fit on {stored['sizes']}: gap = {curve.fit.a:.3f} * n^-{curve.fit.b:.3f} "
+          f"(b's one-sided 95% lower bound {curve.fit.b_low():.3f}; trend: {curve.unclear() or 'clear'})")
+    print(f"predicted {curve.metric} at {target}: {100 * predicted:.2f} (95% range {100 * low:.2f}-{100 * high:.2f}); "
+          f"stored {100 * stored['predicted']:.2f} ({100 * old_low:.2f}-{100 * old_high:.2f}); measured "
+          f"{100 * measured:.2f} (mean of {runs} seeds); error {100 * (predicted - measured):+.2f} points "
+          f"({'within' if abs(predicted - measured) <= 0.02 else 'NOT within'} 2 points)")
 
 
 if __name__ == "__main__":
