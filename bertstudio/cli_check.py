@@ -130,16 +130,24 @@ def _count(n: int, thing: str) -> str:
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
+
+
 def summary_line(report: Any) -> str:
     """The stderr line after the flags: what was checked, how, and how far to trust it."""
     how = "fine-tuned encoder" if report.source == "finetune" else "logistic regression on the frozen encoder"
-    summary = (f"{_count(report.checked, 'labelled row')} checked ({report.folds}-fold cross-validation, {how}); the "
-               f"model agrees with {format_share(report.accuracy or 0, 1)} of the given labels; "
-               f"{_count(len(report.flags), 'suspected error')}")
+    rows, labels = ("tagged sentence", "given tags (words)") if report.per_word else ("labelled row", "given labels")
+    summary = (f"{_count(report.checked, rows)} checked ({report.folds}-fold cross-validation, {how}); the "
+               f"model agrees with {format_share(report.accuracy or 0, 1)} of the {labels}")
+    if report.p_value is not None and not report.no_signal:
+        summary += f", and its probabilities fit them better than the label frequencies alone ({_p(report.p_value)})"
+    summary += "; " + _count(len(report.flags), "suspected error")
     if report.no_signal:
-        summary += (f": no better than always answering the commonest label ({format_share(report.chance or 0, 1)}), so "
-                    f"its {_count(report.withheld, 'disagreement')} would be noise and none is listed ("
-                    + ("label more rows)" if report.source == "finetune" else "label more rows, or try --method finetune)"))
+        summary += (f": its probabilities fit the given labels no better than the label frequencies alone "
+                    f"({_p(report.p_value)}), so its {_count(report.withheld, 'disagreement')} would be noise and none "
+                    "is listed (" + ("label more rows)" if report.source == "finetune" else
+                                     "label more rows, or try --method finetune)"))
     if report.skipped:
         summary += f"; {_count(report.skipped, 'row')} not checked (a label with a single example)"
     return summary

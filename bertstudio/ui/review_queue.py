@@ -325,13 +325,17 @@ class ReviewQueue(QWidget):
                        "Treat its flags as questions, not answers: %4 suspected errors.")
         text = text.replace("%1", format_percent(r.accuracy or 0)).replace("%2", str(r.checked)) \
             .replace("%3", how).replace("%4", str(len(r.flags)))
-        if r.no_signal:  # a model no better than the commonest label: its disagreements are noise
-            text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always "
-                           "answering the commonest label (%4%): it has not learnt enough to question a label, so "
-                           "none is listed. Label more rows, or choose the thorough check.")
+        p = ("< 0.001" if r.p_value < 0.001 else f"= {r.p_value:.2g}") if r.p_value is not None else ""
+        if r.no_signal:  # probabilities no better than the label frequencies: its disagreements are noise
+            text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3), but its probabilities "
+                           "fit them no better than the label frequencies alone (p %4): it has not learnt enough to "
+                           "question a label, so none is listed. Label more rows, or choose the thorough check.")
             text = text.replace("%1", format_percent(r.accuracy or 0)).replace("%2", str(r.checked)) \
-                .replace("%3", how).replace("%4", format_percent(r.chance or 0))
-        elif r.source == "fast":
+                .replace("%3", how).replace("%4", p)
+        elif p:
+            text += " " + self.tr("Its probabilities fit the given labels better than the label frequencies alone "
+                                  "(p %1).").replace("%1", p)
+        if not r.no_signal and r.source == "fast":
             text += " " + self.tr("For fewer false alarms, choose the thorough check and press Check again.")
         if self.hidden_kept:
             text += " " + self.tr("%1 kept earlier are not shown.").replace("%1", str(self.hidden_kept))

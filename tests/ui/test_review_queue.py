@@ -228,11 +228,18 @@ def test_a_model_no_better_than_the_commonest_label_lists_no_flags_and_says_why(
 
     session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
     queue = _run(qtbot, session, tiny)
-    noise = replace(queue.report, flags=(), accuracy=0.49, chance=0.51, withheld=14)
+    found = queue.report
+    noise = replace(found, flags=(), accuracy=0.49, chance=0.51, p_value=0.44, withheld=14)
     queue._on_finished(noise)
     text = queue.summary.text()
-    assert queue.flags.count() == 0 and "no more than always answering the commonest label (51%)" in text
+    assert queue.flags.count() == 0 and "no better than the label frequencies alone (p = 0.44)" in text
     assert "none is listed" in text and "suspected errors" not in text
+    # an accuracy at the commonest label's rate is no reason to refuse when the probabilities are better
+    # than the label frequencies (CoLA-like, imbalanced): the flags are listed and the evidence said
+    sound = replace(found, accuracy=0.51, chance=0.51, p_value=0.003, withheld=0)
+    queue._on_finished(sound)
+    text = queue.summary.text()
+    assert queue.flags.count() == len(sound.flags) > 0 and "better than the label frequencies alone (p = 0.003)" in text
 
 
 def test_an_accuracy_or_probability_just_below_1_does_not_read_100(qtbot, session_factory, tiny):
