@@ -323,6 +323,9 @@ class ReviewQueue(QWidget):
             r.source, self.tr("a training run's predictions")).replace("%1", str(r.folds))
         text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3). "
                        "Treat its flags as questions, not answers: %4 suspected errors.")
+        if r.per_word:  # tagging: the agreement is per word, the rows are sentences
+            text = self.tr("The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3). "
+                           "Treat its flags as questions, not answers: %4 sentences with a suspected error.")
         text = text.replace("%1", format_percent(r.accuracy or 0)).replace("%2", str(r.checked)) \
             .replace("%3", how).replace("%4", str(len(r.flags)))
         p = ("< 0.001" if r.p_value < 0.001 else f"= {r.p_value:.2g}") if r.p_value is not None else ""
@@ -330,6 +333,11 @@ class ReviewQueue(QWidget):
             text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3), but its probabilities "
                            "fit them no better than the label frequencies alone (p %4): it has not learnt enough to "
                            "question a label, so none is listed. Label more rows, or choose the thorough check.")
+            if r.per_word:
+                text = self.tr("The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3), "
+                               "but its probabilities fit them no better than the tag frequencies alone (p %4): it has "
+                               "not learnt enough to question a tag, so none is listed. Tag more sentences, or choose "
+                               "the thorough check.")
             text = text.replace("%1", format_percent(r.accuracy or 0)).replace("%2", str(r.checked)) \
                 .replace("%3", how).replace("%4", p)
         elif p:

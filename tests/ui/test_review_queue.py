@@ -240,6 +240,10 @@ def test_a_model_no_better_than_the_commonest_label_lists_no_flags_and_says_why(
     queue._on_finished(sound)
     text = queue.summary.text()
     assert queue.flags.count() == len(sound.flags) > 0 and "better than the label frequencies alone (p = 0.003)" in text
+    # tagging: the agreement is per word and the rows are sentences (it read "84% of the given labels (200 rows")
+    queue._on_finished(replace(found, accuracy=0.84, chance=0.15, p_value=0.0, per_word=True))
+    text = queue.summary.text()
+    assert "84% of the given tags, word by word (40 sentences checked" in text and "rows checked" not in text
 
 
 def test_an_accuracy_or_probability_just_below_1_does_not_read_100(qtbot, session_factory, tiny):
