@@ -52,7 +52,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import torch
 
-from bertstudio.errors import BertStudioError, ConfigError, DataError, TrainingError
+from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.limits import qa_window_layout
@@ -71,11 +71,12 @@ from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.preflight import check_before_start
 from bertstudio.train.progress import Progress
-from bertstudio.train.rundir import RunFolder, jsonl, launch_command, machine_id, prediction_rows
+from bertstudio.train.rundir import (BASE_MODEL, RunFolder, base_model_fingerprint, jsonl, launch_command, machine_id,
+                                     prediction_rows)
 from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
 from bertstudio.train.small_data import has_pairs
-from bertstudio.train.sources import data_change, data_fingerprint, load_sets
+from bertstudio.train.sources import data_fingerprint, load_sets, rows_changed
 from bertstudio.train.training_lock import training_turn
 from bertstudio.train.warm import WarmCache
 
@@ -158,6 +159,9 @@ def train(
             # the rows' fingerprints, once (every row hashed: seconds for 400k rows), and for a resume checked against
             # the rows it stopped on before the model is built; fit takes them as they are
             fingerprints = _same_data(saved, train_set, eval_set, found)
+            base = base_model_fingerprint(config.model)  # (rundir.check_output_dir compared it for a resume)
+            if base is not None:  # kept in each checkpoint: the run resumes from this model wherever it lies then
+                fingerprints[BASE_MODEL] = base
             if not turn.enter_context(training_turn(cancel=cancel, waiting=_say_waiting(notify))):
                 return _cancelled_before_step_1(notify, config)  # while another training had the turn
             set_seed(config.seed)  # before the model: the new head's initial weights come from it
@@ -457,41 +461,14 @@ def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path
     if not isinstance(saved.get("data"), dict):  # (the app refuses such a resume: rundir.project_resume_problem)
         log.warning("%s: this checkpoint was written by an older bertstudio, which did not record the rows it trained "
                     "on: the resume cannot check that they are still the same", found)
-    expected = "the rows the run trained on, or a new run (another --out, or --overwrite to train again)"
-    where = ("train_file", "eval_file")
-    if train_set.source is None:  # the app's project rows: no file, no flags (Resume on the Runs page)
-        expected = "the rows the run trained on (undo the edits made since it stopped), or a new run"
-        where = ("the project's labelled training rows", "the project's evaluation rows")
-    change = data_change(saved.get("data"), now["data"], train_set)
-    if change is not None:
-        raise DataError(f"the training data changed since the run stopped: {change}", path=train_set.source,
-                        where=where[0], expected=expected, facts=_change_facts("train", saved["data"], now["data"], train_set))
-    if "eval_data" in saved:  # (a checkpoint from before runs kept it: nothing said)
-        then, after = saved["eval_data"], now["eval_data"]
-        if then is None or after is None:
-            change = None if then is after else "rows then, none now" if after is None else f"none then, {after['rows']} rows now"
-        else:
-            change = data_change(then, after, eval_set)
-        if change is not None:
-            raise DataError(f"the evaluation data changed since the run stopped: {change}",
-                            path=eval_set.source if eval_set is not None else None, where=where[1],
-                            expected=expected.replace("trained on", "was scored on"),
-                            facts=_change_facts("eval", then, after, train_set))
+    error = rows_changed(saved, now, train_set, eval_set)
+    if error is not None:
+        raise error
     then = saved.get("data")
     if isinstance(then, dict) and then.get("order") not in (None, now["data"]["order"]):
         log.warning("%s: the training rows are the same, in another order than when the run stopped: the resumed run "
                     "goes on, but will not end exactly as an uninterrupted one", train_set.source or "the training data")
     return now
-
-
-def _change_facts(split: str, then: Any, now: Any, train_set: Any) -> dict[str, Any]:
-    """The facts of a refused resume on changed project rows, for the app to say in its own words
-    (ui/run_words.data_change_refusal: the Train page said the engine's English in its Chinese
-    window); none for a file's rows (the CLI's, whose message names the file and flags)."""
-    if train_set.source is not None or not isinstance(then, dict) or not isinstance(now, dict):
-        return {}
-    return {"refusal": "data_changed", "split": split, "rows": now.get("rows"), "rows_then": then.get("rows"),
-            "same_inputs": then.get("inputs") == now.get("inputs")}
 
 
 def _resumed_precision(config: TrainConfig, saved: dict[str, Any]) -> TrainConfig:

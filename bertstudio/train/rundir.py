@@ -72,6 +72,7 @@ CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
 STATE = "state.json"  # a checkpoint is complete once its state is written (train/checkpoint.py)
 BEST_PREDICTIONS = "predictions.jsonl"  # the best evaluation's rows, beside its weights
+BASE_MODEL = "base_model"  # state.json: the base model's fingerprint (base_model_fingerprint)
 # A project run's label ids (the project's stable ids of config.labels, see data/project_meta.py),
 # written by the app into the new folder before the run starts; not a setting, so not in config.toml.
 LABEL_IDS = "label_ids.json"
@@ -218,6 +219,9 @@ def check_output_dir(config: TrainConfig) -> None:
         if odd is not None:  # metrics.json a folder: the resume trained to the end, then failed writing it
             raise ConfigError("is a folder where the run writes a file", path=odd, where="output_dir",
                               expected="the run's own file, or a new folder for the run")
+        why = resume_model_problem(saved.model, config.model, checkpoint_state(config.resume_from))
+        if why is not None:  # before differences: a moved model is said as such, not as "other settings (model)"
+            raise ConfigError(str(why), path=root, where="model")
         changed = differences(saved, config)
         if changed:
             raise ConfigError(f"the run in this folder has other settings ({', '.join(changed)})", path=root, where="output_dir",
@@ -334,6 +338,8 @@ def differences(saved: TrainConfig, config: TrainConfig) -> list[str]:
     unused = unused_settings(saved.mode, saved.task) & unused_settings(config.mode, config.task)
     if config.resume_from and keeps_fingerprints(config.resume_from):
         unused = unused | {"train_file", "eval_file", "data_dir"}
+    if config.resume_from and isinstance(checkpoint_state(config.resume_from).get(BASE_MODEL), str):
+        unused = unused | {"model"}  # compared by its files' fingerprint: resume_model_problem
     return [f.name for f in fields(TrainConfig)
             if f.name not in _LAUNCH_SETTINGS and f.name not in unused and not f.metadata["record"]
             and a[f.name] != b[f.name]]
@@ -356,6 +362,90 @@ def keeps_fingerprints(checkpoint: str | Path) -> bool:
 def _keeps_fingerprints(state: dict[str, Any] | None) -> bool:
     """:func:`keeps_fingerprints` of a state.json already read."""
     return state is not None and isinstance(state.get("data"), dict) and "eval_data" in state
+
+
+def checkpoint_state(checkpoint: str | Path) -> dict[str, Any]:
+    """The state.json of the checkpoint at ``checkpoint`` ({}: none, or unreadable; the resume's
+    own checks say what is wrong with it)."""
+    found = find_checkpoint(checkpoint)
+    try:
+        return read_state(found) if found is not None else {}
+    except ConfigError:
+        return {}
+
+
+# The base model's files that make a run what it is, besides the weights a checkpoint holds whole:
+# its architecture and its tokenizer (tasks/limits.TOKENIZER_FILES and what goes with them)
+_BASE_MODEL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
+                     "added_tokens.json", "vocab.txt", "vocab.json", "merges.txt", "*.model")
+
+
+def base_model_fingerprint(model: str | None) -> str | None:
+    """A hash of the config and tokenizer files of the local model folder ``model`` (None: a Hub id,
+    or no folder there), which every checkpoint keeps (state.json ``base_model``). A resume rebuilds
+    the model from its base and loads the checkpoint's full weights over it, so a base with the same
+    config and tokenizer gives the very same run, wherever it lies now (:func:`resume_model_problem`)."""
+    from bertstudio.bundled import resolve_model
+
+    folder = Path(resolve_model(model)).expanduser()
+    if not folder.is_dir():
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if any(fnmatch.fnmatchcase(path.name, pattern) for pattern in _BASE_MODEL_FILES) and path.is_file():
+            h.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+            h.update(read_regular_file(path))  # a FIFO there is refused, not read for ever
+    return h.hexdigest()
+
+
+def _local_model(model: str | None) -> Path | None:
+    """``model`` as a local folder path when it names one (absolute, or starting with . or ~: a Hub
+    id never does), whether or not it exists; None for a Hub id or the bundled model."""
+    from bertstudio.bundled import BUNDLED_NAMES
+
+    if model is None or model in BUNDLED_NAMES:
+        return None
+    path = Path(model).expanduser()
+    return path if path.is_absolute() or model.startswith((".", "~")) or path.exists() else None
+
+
+def resume_model_problem(saved_model: str | None, model: str | None, state: Mapping[str, Any], *,
+                         command_line: bool = True) -> Said | None:
+    """Why a resume of a run that started from ``saved_model`` (its config.toml) cannot go on from
+    ``model`` (the one given now; the same when none is given), its checkpoint's state.json being
+    ``state``: the folder is missing, or its config or tokenizer files are not those the run started
+    from (``base_model``). A checkpoint that keeps that fingerprint resumes from the same model
+    anywhere (a run taken to another machine, its model copied elsewhere); one from before runs kept
+    it only from the folder it started from. ``command_line``: the advice names ``--model`` (the app
+    has no such choice). None when the resume can go on."""
+    recorded = state.get(BASE_MODEL) if isinstance(state.get(BASE_MODEL), str) else None
+    local = _local_model(model)
+    if local is not None and not local.exists():
+        if recorded is None:
+            return Said(f"its base model folder {local} is missing: put it back there (or a link there) to resume it; "
+                        "its checkpoint, written by an older bertstudio, does not record which model it started from, "
+                        "so a model folder elsewhere cannot be checked", "model_missing", folder=str(local), flags=[])
+        said = f"its base model folder {local} is missing: put it back there (or a link there)"
+        said += ", or resume with --model naming where it lies now" if command_line else " to resume it"
+        return Said(said, "model_missing", folder=str(local), flags=["--model"] if command_line else [])
+    if recorded is None:
+        if _model_key(saved_model) != _model_key(model):
+            return Said(f"its checkpoint, written by an older bertstudio, does not record which base model it started "
+                        f"from, so {model} cannot be checked as the same one: resume it from {saved_model} (put the "
+                        "model folder back there, or a link there)", "old_model", folder=str(saved_model))
+        return None
+    if base_model_fingerprint(model) != recorded:
+        return Said(f"the model {model} is not the base model the run started from (its config or tokenizer files "
+                    "differ)" + (": resume with --model naming that model's folder" if command_line else ""),
+                    "model_changed", folder=str(model))
+    return None
+
+
+def _model_key(model: str | None) -> str | None:
+    """``model`` as :func:`differences` compares it: a folder by its resolved path."""
+    if model and Path(model).expanduser().is_dir():
+        return str(Path(model).expanduser().resolve())
+    return model
 
 
 def read_state(folder: str | Path) -> dict[str, Any]:
@@ -381,9 +471,7 @@ def _comparable(config: TrainConfig) -> dict[str, Any]:
 def _absolute(config: TrainConfig) -> TrainConfig:
     """Paths made absolute (relative ones are relative to the current folder, as the engine reads them)."""
     paths = {name: str(Path(v).expanduser().resolve()) for name in _PATH_SETTINGS if (v := getattr(config, name))}
-    if config.model and Path(config.model).expanduser().is_dir():
-        paths["model"] = str(Path(config.model).expanduser().resolve())
-    return replace(config, **paths)
+    return replace(config, **paths, model=_model_key(config.model))
 
 
 def _leftover(name: str) -> bool:
@@ -1229,6 +1317,8 @@ def not_resumable(root: Path, config: TrainConfig | None = None) -> Said | None:
     if not (config.train_file or (config.glue_task and config.data_dir)):
         return Said("it trained on its project's rows, which its config.toml does not name, so the command line "
                     "cannot resume it: resume it in the app (Runs page, select it, Resume)", "project_rows")
+    if (local := _local_model(config.model)) is not None and not local.exists():  # (a folder there: --model may name another)
+        return resume_model_problem(config.model, config.model, checkpoint_state(root / CHECKPOINTS / "last"))
     missing = [(name, flag, value) for name, flag, value in (("training", "--train", config.train_file),
                                                              ("evaluation", "--eval", config.eval_file))
                if value and not Path(value).exists()]
@@ -1279,6 +1369,9 @@ def project_resume_problem(root: Path, project: Any, *, stopped: bool = False) -
     owner, uid = label_ids_project(root), getattr(project, "uid", None)
     if owner is not None and uid is not None and owner != uid:
         return Said("it was trained in another project (its label ids say so); resume it there", "other_project")
+    why = resume_model_problem(config.model, config.model, state, command_line=False)
+    if why is not None:  # the app resumes with the run's own settings: its model folder, as config.toml names it
+        return why
     names = run_names_now(root, project) or {}
     changed = [(old, new) for old, new in names.items() if new != old]
     if changed:  # the checkpoint's head answers with its names: the project's rows now carry others
@@ -1286,7 +1379,41 @@ def project_resume_problem(root: Path, project: Any, *, stopped: bool = False) -
         return Said(f"its labels were renamed or removed since it stopped ({listed}): a resume goes on "
                     "with the labels it trained with; rename them back to resume it, or train it again", "renamed",
                     changed=changed)
-    return None
+    return _project_rows_problem(project, config, state)
+
+
+# The last project rows fingerprinted for the Runs page: (train split, dev split, settings, fingerprints).
+# Project.examples gives the same object until a split is edited, so a selection after another costs nothing.
+_ROWS_SEEN: tuple[Any, Any, str, dict[str, Any]] | None = None
+
+
+def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str, Any]) -> Said | None:
+    """The engine's refusal of a resume on project rows other than those the checkpoint was trained
+    and scored on (sources.rows_changed, engine._same_data), said before the Resume is offered:
+    the rows are taken as the Train page's resume_run gives them (the labelled training rows; the
+    labelled dev rows when the run held none out) and as the engine's load_sets makes them."""
+    global _ROWS_SEEN
+    from bertstudio.train.sources import data_fingerprint, load_sets, project_rows, rows_changed
+
+    if not callable(getattr(project, "examples", None)):
+        return None
+    train_all = project.examples("train")
+    dev_all = project.examples("dev") if config.hold_out is None and project.num_rows("dev") else None
+    settings = json.dumps(config.to_dict(), sort_keys=True, default=str)
+    seen = _ROWS_SEEN
+    if seen is not None and seen[0] is train_all and seen[1] is dev_all and seen[2] == settings:
+        now = seen[3]
+    else:
+        train = project_rows(train_all, train_all.labelled_rows() if len(train_all) else [])
+        dev = project_rows(dev_all, dev_all.labelled_rows()) if dev_all is not None else None
+        train, dev = load_sets(config, train, dev, quiet=True)
+        now = {"data": data_fingerprint(train), "eval_data": data_fingerprint(dev) if dev is not None else None,
+               "train": train, "dev": dev}
+        _ROWS_SEEN = (train_all, dev_all, settings, now)
+    error = rows_changed(state, now, now["train"], now["dev"])
+    if error is None:
+        return None
+    return Said(f"{error.where}: {error.problem} ({error.expected})", "data_changed", **error.facts)
 
 
 def launch_command(processes: int | None) -> str:

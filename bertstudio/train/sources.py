@@ -31,10 +31,12 @@ _ROWS = "rows"  # ExampleSet.meta key: the project row of each example, in order
 _CHECKED = "repeats_checked"  # ExampleSet.meta key: warn_repeats has looked at this run's sets
 
 
-def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) -> tuple[Any, Any]:
+def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None, *,
+              quiet: bool = False) -> tuple[Any, Any]:
     """(train, eval) ExampleSets: as given, else from ``glue_task`` + ``data_dir`` or the
     files named; capped by ``max_train_examples`` (drawn with the seed) and
-    ``max_eval_examples`` (the first rows)."""
+    ``max_eval_examples`` (the first rows). ``quiet``: the rows a run would train on, without
+    the warnings its start says (the Runs page asks on each selection)."""
     from bertstudio.data.io import load_alongside
 
     spec = run_spec(config, train_set)
@@ -64,15 +66,15 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
         train_set = _without_rows(train_set).head(config.max_train_examples, seed=config.seed)
         made = True
-    if made or held:  # not again for sets an earlier call made (cmd_train's, passed to each seed's run)
+    if (made or held) and not quiet:  # not again for sets an earlier call made (cmd_train's, passed to each seed's run)
         warn_untrained_classes(train_set, config.labels, eval_set if held else None)
     if eval_set is not None and config.max_eval_examples is not None:
         eval_set = pick_rows(eval_set, range(min(config.max_eval_examples, len(eval_set))))
-    if read_eval and eval_set is not None and not config.hold_out:
+    if read_eval and eval_set is not None and not config.hold_out and not quiet:
         # before the model loads: a test split trained in full, then said "none of the metrics was computed"
         check_scorable(eval_set, where="eval_file" if config.eval_file else "data_dir")
         warn_unscored(eval_set)
-    if not checked:
+    if not checked and not quiet:
         warn_repeats(read, eval_set, held=held, numbers=numbers)
         train_set = _mark_checked(train_set)
         eval_set = _mark_checked(eval_set) if eval_set is not None else None
@@ -627,3 +629,42 @@ def data_change(then: Any, now: dict[str, Any], examples: Any) -> str | None:
     if then["inputs"] == now["inputs"]:
         return f"the same {now['rows']} rows, with other {what}"
     return f"{now['rows']} rows then and now, but other ones"
+
+
+def rows_changed(saved: Mapping[str, Any], now: Mapping[str, Any], train_set: Any, eval_set: Any) -> DataError | None:
+    """The refusal of a resume on rows other than those its checkpoint (state.json ``saved``) was
+    trained and scored on, ``now`` being :func:`data_fingerprint`'s of ``train_set`` and ``eval_set``
+    (``{"data": ..., "eval_data": ...}``); None when they are the same rows, in any order. The one
+    home of the rule: the engine raises it (engine._same_data), the Runs page says it before the
+    click (rundir.project_resume_problem)."""
+    expected = "the rows the run trained on, or a new run (another --out, or --overwrite to train again)"
+    where = ("train_file", "eval_file")
+    if train_set.source is None:  # the app's project rows: no file, no flags (Resume on the Runs page)
+        expected = "the rows the run trained on (undo the edits made since it stopped), or a new run"
+        where = ("the project's labelled training rows", "the project's evaluation rows")
+    change = data_change(saved.get("data"), now["data"], train_set)
+    if change is not None:
+        return DataError(f"the training data changed since the run stopped: {change}", path=train_set.source,
+                         where=where[0], expected=expected, facts=_change_facts("train", saved["data"], now["data"], train_set))
+    if "eval_data" in saved:  # (a checkpoint from before runs kept it: nothing said)
+        then, after = saved["eval_data"], now["eval_data"]
+        if then is None or after is None:
+            change = None if then is after else "rows then, none now" if after is None else f"none then, {after['rows']} rows now"
+        else:
+            change = data_change(then, after, eval_set)
+        if change is not None:
+            return DataError(f"the evaluation data changed since the run stopped: {change}",
+                             path=eval_set.source if eval_set is not None else None, where=where[1],
+                             expected=expected.replace("trained on", "was scored on"),
+                             facts=_change_facts("eval", then, after, train_set))
+    return None
+
+
+def _change_facts(split: str, then: Any, now: Any, train_set: Any) -> dict[str, Any]:
+    """The facts of a refused resume on changed project rows, for the app to say in its own words
+    (ui/run_words.data_change_refusal: the Train page said the engine's English in its Chinese
+    window); none for a file's rows (the CLI's, whose message names the file and flags)."""
+    if train_set.source is not None or not isinstance(then, dict) or not isinstance(now, dict):
+        return {}
+    return {"refusal": "data_changed", "split": split, "rows": now.get("rows"), "rows_then": then.get("rows"),
+            "same_inputs": then.get("inputs") == now.get("inputs")}

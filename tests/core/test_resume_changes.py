@@ -30,8 +30,8 @@ TRAIN = sorted(rows(38, 1), key=lambda r: r["label"] != "pos")  # first row pos:
 DEV = rows(12, 2)
 
 
-def run(tiny, out, train_rows, *, cancel_at=None, resume=False, eval_steps=None, epochs=2.0):
-    cfg = TrainConfig(model=tiny, epochs=epochs, batch_size=4, lr=2e-3, logging_steps=1, seed=7, max_length=32,
+def run(tiny, out, train_rows, *, cancel_at=None, resume=False, eval_steps=None, epochs=2.0, model=None):
+    cfg = TrainConfig(model=model or tiny, epochs=epochs, batch_size=4, lr=2e-3, logging_steps=1, seed=7, max_length=32,
                       device="cpu", precision="fp32", output_dir=str(out), eval_steps=eval_steps,
                       resume_from=str(out / "checkpoints" / "last") if resume else None)
     cancel = threading.Event()
@@ -227,3 +227,71 @@ def test_a_checkpoint_without_fingerprints_resumes_and_says_its_rows_cannot_be_c
     result, _ = run(tiny, out, TRAIN, resume=True)
     assert result.status == "finished", result.message
     assert "written by an older bertstudio, which did not record the rows it trained on" in caplog.text
+
+
+# --- the base model moved (a run taken to another machine, its model copied elsewhere) ------------
+
+
+@pytest.fixture(scope="module")
+def moved(tiny, tmp_path_factory):
+    """A run cancelled at step 4 whose base model folder then moved: (run, where the model was, where it is)."""
+    root = tmp_path_factory.mktemp("moved")
+    base, elsewhere = root / "base", root / "elsewhere"
+    shutil.copytree(tiny, base)
+    first, _ = run(tiny, root / "run", TRAIN, cancel_at=4, model=str(base))
+    assert first.status == "cancelled"
+    base.rename(elsewhere)
+    return root / "run", base, elsewhere
+
+
+def test_a_run_whose_base_model_moved_resumes_from_where_it_lies_and_ends_as_if_never_stopped(moved, tiny, tmp_path):
+    """Sweep "move" #1: --model NEWPATH was refused as "other settings (model)", though the checkpoint holds
+    every weight and the model there is the same one (its config and tokenizer files are compared)."""
+    import torch
+
+    out, _base, elsewhere = moved
+    out = copy(out, tmp_path)
+    full, full_events = run(tiny, tmp_path / "full", TRAIN)
+    second, events = run(tiny, out, TRAIN, resume=True, model=str(elsewhere))
+    assert second.status == "finished", second.message
+    after = {e.step: e.loss for e in full_events if e.kind == "step" and e.step > 4}
+    assert {e.step: e.loss for e in events if e.kind == "step"} == pytest.approx(after, abs=1e-6)
+    assert second.metrics == pytest.approx(full.metrics, abs=1e-9)
+    for (name, a), b in zip(full.model.state_dict().items(), second.model.state_dict().values()):
+        assert torch.allclose(a, b, atol=1e-6), name
+
+
+def test_a_moved_base_model_is_refused_saying_where_it_was_and_how_to_name_where_it_is(moved, tiny, tmp_path):
+    from bertstudio.train.rundir import resume_command
+
+    out, base, _elsewhere = moved
+    out = copy(out, tmp_path)
+    result, _ = run(tiny, out, TRAIN, resume=True, model=str(base))  # config.toml's model, as the CLI reads it
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert f"its base model folder {base} is missing" in result.message and "--model" in result.message
+    assert resume_command(out) is None  # the command offered would fail the same way
+
+
+def test_another_model_in_its_place_is_refused_as_not_the_base_model(moved, tiny, tmp_path):
+    out, _base, elsewhere = moved
+    out = copy(out, tmp_path)
+    other = tmp_path / "other"
+    shutil.copytree(elsewhere, other)
+    config = json.loads((other / "config.json").read_text())
+    (other / "config.json").write_text(json.dumps({**config, "hidden_dropout_prob": 0.3}))  # another run, not this one
+    result, _ = run(tiny, out, TRAIN, resume=True, model=str(other))
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "is not the base model the run started from" in result.message
+
+
+def test_a_checkpoint_from_before_the_base_model_was_recorded_says_to_put_the_model_back(moved, tiny, tmp_path):
+    out, base, elsewhere = moved
+    out = copy(out, tmp_path)
+    state_file = out / "checkpoints" / "last" / "state.json"
+    state = json.loads(state_file.read_text())
+    del state["base_model"]
+    state_file.write_text(json.dumps(state))
+    result, _ = run(tiny, out, TRAIN, resume=True, model=str(elsewhere))
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "older bertstudio" in result.message and f"resume it from {base}" in result.message
+

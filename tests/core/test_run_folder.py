@@ -403,15 +403,30 @@ def test_the_app_is_told_which_stopped_runs_it_can_resume_and_why_not(tmp_path):
     __import__("shutil").rmtree(bare / "checkpoints")
     assert "no checkpoint" in project_resume_problem(bare, None)
     # a label renamed since the run stopped: the rows now carry a name its head never learned
+    # (its checkpoint records the project's rows as they are: rows changed since are refused, below)
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.sources import data_fingerprint, project_rows
+
     project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=["neg", "pos"])
     try:
-        run = stopped_run(project.new_run_dir("mine"))
+        project.import_examples(from_records("sentence", [{"text": "good", "label": "pos"}, {"text": "bad", "label": "neg"},
+                                                          {"text": "fine", "label": "pos"}, {"text": "awful", "label": "neg"}],
+                                             labels=["neg", "pos"]), "train")
+        rows = project_rows(project.examples("train"), range(4))
+        run = stopped_run(project.new_run_dir("mine"), state={"data": data_fingerprint(rows), "eval_data": None})
         record_label_ids(run, project.labels, project.label_ids, project.uid)
         assert project_resume_problem(run, project) is None
         project.rename_label("neg", "negative")
         said = project_resume_problem(run, project)
         assert "renamed or removed since it stopped (neg -> negative)" in said and "rename them back" in said
         project.rename_label("negative", "neg")
+        assert project_resume_problem(run, project) is None
+        # sweep "move" #7: a row relabelled since the stop was refused only after Resume was clicked
+        project.set_gold("train", 0, "neg")
+        said = project_resume_problem(run, project)
+        assert said.kind == "data_changed" and "the same 4 rows, with other labels" in said
+        assert said.facts["refusal"] == "data_changed" and said.facts["same_inputs"] is True
+        project.set_gold("train", 0, "pos")
         assert project_resume_problem(run, project) is None
     finally:
         project.close(compact=False)
