@@ -93,6 +93,17 @@ def resume_refusal(said: Any) -> str:
             text = join_sentences((text, _tr("Or resume with %1 naming where they lie now.").replace(
                 "%1", ", ".join(facts["flags"]))))
         return text
+    if kind == "model_missing":
+        text = _tr("Its base model folder {folder} is missing: put it back there (or a link to where it lies now) to "
+                   "resume it.").format(folder=facts.get("folder", ""))
+        if facts.get("flags"):
+            text = join_sentences((text, _tr("Or resume with --model naming where it lies now.")))
+        return text
+    if kind == "model_changed":
+        return _tr("The model {folder} is not the base model the run started from (its config or tokenizer files "
+                   "differ): put that model back there to resume it.").format(folder=facts.get("folder", ""))
+    if kind == "data_changed":  # the engine's refusal after the click, in the same words (engine._same_data)
+        return data_change_refusal(facts) or str(said)
     if kind == "data_files":
         text = _tr("It trained on data files, not on the project's rows.")
         if facts.get("why"):

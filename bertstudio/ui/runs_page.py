@@ -493,6 +493,13 @@ class RunsPage(QWidget):
         self.resume_button.setToolTip(resume_refusal(why) if why is not None
                                       else self.tr("Continue the selected stopped run from its last checkpoint"))
 
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        """Resume asked again for the picked run: its rows may have been relabelled, or its model moved,
+        while another page was shown (it stayed offered, and was refused only after the click)."""
+        super().showEvent(event)
+        runs = self.selected_runs()
+        self._offer_resume(runs[0] if len(runs) == 1 else None)
+
     def _resume_selected(self) -> None:
         runs = self.selected_runs()
         if len(runs) == 1:

@@ -398,22 +398,22 @@
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="186"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="197"/>
         <source>row {n}</source>
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="187"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="198"/>
         <source>evaluation</source>
         <translation>评估集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="187"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="198"/>
         <source>held-out</source>
         <translation>留出集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="188"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="199"/>
         <source>{split} row {n}</source>
         <translation>{split}第 {n} 行</translation>
     </message>
@@ -434,8 +434,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="196"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="218"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="207"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="229"/>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -477,85 +477,85 @@
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="196"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="207"/>
         <source> and %n more</source>
         <translation>
             <numerusform>等另外 %n 个</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="198"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="209"/>
         <source>%n class(es) have no training row, so the model can never predict them: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有训练行，模型永远无法预测它们：{classes}。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="201"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="212"/>
         <source>%n class(es) have no held-out row: trained on, not evaluated: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有留出行：参与了训练，但未被评估：{classes}。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
         <source>labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
         <source>scores</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
         <source>tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="206"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="217"/>
         <source>{split} rows {a} and {b}</source>
         <translation>{split}第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="207"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="218"/>
         <source>rows {a} and {b}</source>
         <translation>第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="209"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="220"/>
         <source>{a} and {b} at token {t}</source>
         <translation>第 {t} 个词元处为 {a} 与 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="210"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
         <source>{a} and {b}</source>
         <translation>{a} 与 {b}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="211"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="222"/>
         <source>%n input(s) appear more than once with different {what} (first: {rows}, {values}).</source>
         <translation>
             <numerusform>%n 个输入多次出现且{what}不同（首例：{rows}，{values}）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="214"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="225"/>
         <source>{count:,} of {total:,} held-out rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个留出行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="216"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="227"/>
         <source>{count:,} of {total:,} evaluation rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个评估行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="232"/>
         <source>{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.</source>
         <translation>{total:,} 个评估行中有 {count:,} 个没有标准答案，不计入分数。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="225"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="236"/>
         <source>{source}: {text}</source>
         <translation>{source}：{text}</translation>
     </message>
@@ -566,7 +566,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_words.py" line="57"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="100"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="111"/>
         <source>Continue it with: {command}</source>
         <translation>用以下命令继续：{command}</translation>
     </message>
@@ -634,224 +634,239 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_words.py" line="97"/>
+        <source>Its base model folder {folder} is missing: put it back there (or a link to where it lies now) to resume it.</source>
+        <translation>它的基础模型文件夹 {folder} 不见了：把它放回原处（或在原处放一个指向它现在位置的链接）即可继续该运行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="100"/>
+        <source>Or resume with --model naming where it lies now.</source>
+        <translation>或者继续时用 --model 指明它现在的位置。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="103"/>
+        <source>The model {folder} is not the base model the run started from (its config or tokenizer files differ): put that model back there to resume it.</source>
+        <translation>模型 {folder} 不是该运行开始时所用的基础模型（其配置或分词器文件不同）：把原来的模型放回原处即可继续该运行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="108"/>
         <source>It trained on data files, not on the project&apos;s rows.</source>
         <translation>它是在数据文件上训练的，而不是在项目的行上。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="102"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="113"/>
         <source>(removed)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="104"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="115"/>
         <source>Its labels were renamed or removed since it stopped ({changed}): a resume goes on with the labels it trained with. Rename them back to resume it, or train it again.</source>
         <translation>它停止后，其标签被重命名或删除了（{changed}）：继续运行会沿用它训练时的标签。请把标签改回原名再继续，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="117"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="128"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目的评估行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="118"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="129"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目已标注的训练行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="121"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="132"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="123"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="134"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="126"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="128"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="139"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="130"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="141"/>
         <source>Undo the edits made since it stopped to resume it, or start a new run.</source>
         <translation>撤销它停止后所做的修改即可继续，或者开始新的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="148"/>
         <source>Only the curves and the settings compare.</source>
         <translation>只比较曲线和设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="141"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
         <source>The %1 rows were replaced between the two runs: no examples to compare.</source>
         <translation>两次运行之间，%1的行被替换了：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="145"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="156"/>
         <source>{b} is a run of another project than {a} (their label ids say so): no examples to compare.</source>
         <translation>{b} 与 {a} 属于不同的项目（它们的标签 ID 表明了这一点）：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="149"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="160"/>
         <source>The runs were evaluated on different data ({settings}), and their predictions are older than example fingerprints: no examples to compare.</source>
         <translation>两次运行在不同的数据上评估（{settings}），且它们的预测结果早于样例指纹：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="153"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="164"/>
         <source>Only %1 of %2 rows paired by position have the same gold, about what unrelated rows give: the runs were evaluated on different or reordered data, and their predictions are older than example fingerprints. No examples to compare.</source>
         <translation>按位置配对的 %2 行中只有 %1 行的标准答案相同，与不相关的行差不多：两次运行在不同的或顺序被打乱的数据上评估，且它们的预测结果早于样例指纹。没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="159"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="170"/>
         <source>The two runs share no evaluated rows (they evaluated on different data).</source>
         <translation>两次运行没有共同的评估行（它们在不同的数据上评估）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="161"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
         <source>No interval: {metric} has no per-row form for this kind of run.</source>
         <translation>没有置信区间：对这类运行，{metric} 没有逐行的形式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="183"/>
         <source>still training</source>
         <translation>仍在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="183"/>
         <source>interrupted before it saved them</source>
         <translation>在保存之前被中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="173"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="184"/>
         <source>failed before it saved them</source>
         <translation>在保存之前失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="173"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="184"/>
         <source>cancelled before it saved them</source>
         <translation>在保存之前被取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="175"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="186"/>
         <source>{run} has no predictions yet ({why}).</source>
         <translation>{run} 还没有预测结果（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="176"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="187"/>
         <source>{run} evaluated but saved no {file}.</source>
         <translation>{run} 评估过，但没有保存 {file}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="179"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
         <source>{run}&apos;s {file} holds no prediction.</source>
         <translation>{run} 的 {file} 中没有预测结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="180"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="191"/>
         <source>{run} has no {file} (its {metrics} holds scores).</source>
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
         <source>macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
         <source>MCC</source>
         <translation>MCC</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="232"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="243"/>
         <source>Pearson correlation</source>
         <translation>皮尔逊相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="232"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="243"/>
         <source>Spearman correlation</source>
         <translation>斯皮尔曼相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="244"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="244"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="244"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="234"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="245"/>
         <source>mean squared error</source>
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="245"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="256"/>
         <source>{ran} of {asked} seed(s) ran, no {metric} to sum up</source>
         <translation>{asked} 个随机种子中运行了 {ran} 个，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="246"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="257"/>
         <source>{ran} seed(s), no {metric} to sum up</source>
         <translation>{ran} 个随机种子，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="247"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="258"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="262"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean}</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="263"/>
         <source>1 seed: {metric} {mean}</source>
         <translation>1 个随机种子：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="255"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="266"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="256"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="267"/>
         <source>{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{runs} 个随机种子：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="177"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="188"/>
         <source>{run} has not evaluated yet (still training).</source>
         <translation>{run} 还没有评估过（仍在训练）。</translation>
     </message>
@@ -896,7 +911,7 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="178"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="189"/>
         <source>{run} never evaluated.</source>
         <translation>{run} 从未评估过。</translation>
     </message>
@@ -3897,6 +3912,21 @@
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="268"/>
+        <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
+        <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
+        <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
+        <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="272"/>
+        <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
+        <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
@@ -3907,9 +3937,19 @@
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="327"/>
+        <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3). Treat its flags as questions, not answers: %4 sentences with a suspected error.</source>
+        <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)。请把它的标记当作疑问而非答案:共 %4 个句子含疑似错误。</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="333"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), but its probabilities fit them no better than the label frequencies alone (p %4): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多行，或选择全面检查。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
+        <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3), but its probabilities fit them no better than the tag frequencies alone (p %4): it has not learnt enough to question a tag, so none is listed. Tag more sentences, or choose the thorough check.</source>
+        <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多句子，或选择全面检查。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="344"/>
@@ -3939,21 +3979,6 @@
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="268"/>
-        <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
-        <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
-        <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
-        <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="272"/>
-        <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
-        <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="314"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
@@ -3977,16 +4002,6 @@
         <location filename="../../bertstudio/ui/review_queue.py" line="324"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="327"/>
-        <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3). Treat its flags as questions, not answers: %4 sentences with a suspected error.</source>
-        <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)。请把它的标记当作疑问而非答案:共 %4 个句子含疑似错误。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
-        <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3), but its probabilities fit them no better than the tag frequencies alone (p %4): it has not learnt enough to question a tag, so none is listed. Tag more sentences, or choose the thorough check.</source>
-        <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多句子，或选择全面检查。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="347"/>
@@ -4432,17 +4447,17 @@
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="530"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="537"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="567"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="574"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="591"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="598"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>

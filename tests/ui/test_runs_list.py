@@ -193,3 +193,62 @@ def test_resume_says_why_not_for_a_finished_run_and_one_that_never_started(qtbot
         page.table.selectRow(_names(page).index(name))
         assert not page.resume_button.isEnabled() and page.resume_button.toolTip().startswith(said), name
     page.stop_following()
+
+
+def _stopped_project_run(session, model: str) -> Path:
+    """A run of the project's labelled rows, trained from ``model`` and cancelled after step 1."""
+    import threading
+
+    from bertstudio.train.engine import train
+    from bertstudio.train.sources import project_rows
+
+    rows = session.project.examples("train")
+    folder = session.project.new_run_dir("cut")
+    config = TrainConfig(task="sentence", labels=["neg", "pos"], model=model, epochs=1, batch_size=4, lr=2e-3, seed=7,
+                         max_length=16, device="cpu", precision="fp32", output_dir=str(folder), hold_out=None,
+                         logging_steps=1)
+    cancel = threading.Event()
+
+    def stop_after_step_1(event, control):
+        if event.kind == "step" and event.step == 1:
+            cancel.set()
+
+    result = train(config, project_rows(rows, rows.labelled_rows()), None, callbacks=[stop_after_step_1], cancel=cancel)
+    assert result.status == "cancelled", result.message
+    return folder
+
+
+def test_resume_is_not_offered_for_rows_relabelled_or_a_model_moved_since_the_stop(qtbot, session_factory, tiny, tmp_path):
+    """Sweep "move" #7 and #1: Resume stayed offered for a run whose rows were relabelled since it stopped, or whose
+    base model folder was gone, and the refusal came only after the click. The tooltip says why, as the Train
+    page says the engine's refusal."""
+    import shutil
+
+    from helpers import random_sentiment_records
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": random_sentiment_records(12, 1)})
+    base = tmp_path / "base"
+    shutil.copytree(tiny, base)
+    _stopped_project_run(session, str(base))
+    page = _page(qtbot, session)
+    page.table.selectRow(_names(page).index("cut"))
+    assert page.resume_button.isEnabled()
+    before = session.project.examples("train").gold_values()[0]
+    session.project.set_gold("train", 0, "neg" if before == "pos" else "pos")
+    page.hide()
+    page.show()  # back on the Runs page after the Label page
+    assert not page.resume_button.isEnabled()
+    assert page.resume_button.toolTip().startswith(
+        "The project's labelled training rows changed since the run stopped: the same 12 rows, with other golds.")
+    assert "Undo the edits made since it stopped" in page.resume_button.toolTip()
+    session.project.set_gold("train", 0, before)
+    page.hide()
+    page.show()
+    assert page.resume_button.isEnabled()
+    base.rename(tmp_path / "elsewhere")
+    page.hide()
+    page.show()
+    assert not page.resume_button.isEnabled()
+    assert page.resume_button.toolTip().startswith(f"Its base model folder {base} is missing: put it back there")
+    page.stop_following()
+

@@ -141,7 +141,11 @@ def test_an_interrupted_project_run_offers_no_resume_command_that_fails(qtbot, s
     page.table.selectRow(0)
     # its checkpoint keeps no fingerprints of its rows (written before they were kept): nothing could check them
     assert not page.resume_button.isEnabled() and "older bertstudio" in page.resume_button.toolTip()
-    state = {"step": 12, "data": {"rows": 4, "content": "c", "inputs": "i", "order": "o"}, "eval_data": None}
+    # (the fingerprints of the project's rows as they are: rows changed since the stop are refused, test_runs_list)
+    from bertstudio.train.sources import data_fingerprint, project_rows
+
+    rows = project_rows(session.project.examples("train"), [])
+    state = {"step": 12, "data": data_fingerprint(rows), "eval_data": None}
     (run / "checkpoints" / "last" / "state.json").write_text(json.dumps(state), encoding="utf-8")
     page.table.clearSelection()
     page.table.selectRow(0)
