@@ -4,9 +4,10 @@ in the precision the machine trains in (:func:`for_inference`)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from functools import partial
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import torch
 from torch.utils.data import DataLoader
@@ -59,8 +60,64 @@ def for_inference(model: Any, device: str = "auto", precision: str = "auto") -> 
     device, precision = resolve(device, precision)
     model = model.to(device)
     if isinstance(model, torch.nn.Module) and precision in ("bf16", "fp16"):
+        heads = head_layers(model)
+        kept = [{k: v.detach().clone() for k, v in head.state_dict().items()} for head in heads]
         model = model.to(torch.bfloat16 if precision == "bf16" else torch.float16)
+        for head, state in zip(heads, kept):  # the head's own fp32 weights, not bf16 ones cast back
+            head.float().load_state_dict(state)
     return model, device, precision
+
+
+def head_layers(model: Any) -> list[torch.nn.Module]:
+    """The task heads of ``model`` (each kind's ``head_modules``: classifier, qa_outputs), outermost
+    only; [] for a stand-in without modules (an ONNX model)."""
+    from bertstudio.tasks import TASKS
+
+    if not isinstance(model, torch.nn.Module):
+        return []
+    names = {n for task in TASKS.values() for n in task.head_modules}
+    found: list[tuple[str, torch.nn.Module]] = []
+    for name, module in model.named_modules():
+        if name.rsplit(".", 1)[-1] in names and not any(name.startswith(f"{outer}.") for outer, _ in found):
+            found.append((name, module))
+    return [module for _, module in found]
+
+
+@contextlib.contextmanager
+def fp32_heads(model: Any) -> Iterator[None]:
+    """Run ``model``'s task heads in fp32 on an fp32 copy of what reaches them, whatever the
+    encoder runs in (bf16 weights, autocast): a bf16 head wrote regression scores to steps of 1/64
+    (every STS-B score of a young model became 3.75, Pearson 0.0) and tied class probabilities
+    that AUC, the label-error finder and uncertainty sampling rank. The head is a few thousand
+    multiply-adds, so this costs nothing; an fp32 model is unchanged."""
+    heads = head_layers(model)
+    before = [head.__dict__.get("forward") for head in heads]  # an instance's own forward, if it had one
+    for head in heads:
+        head.forward = partial(_fp32_forward, head, head.forward)
+    try:
+        yield
+    finally:
+        for head, forward in zip(heads, before):
+            if forward is None:
+                del head.forward  # back to the class's forward
+            else:
+                head.forward = forward
+
+
+def _fp32_forward(head: torch.nn.Module, forward: Any, hidden: torch.Tensor, *args: Any, **kwargs: Any) -> Any:
+    if not hidden.is_floating_point():
+        return forward(hidden, *args, **kwargs)
+    with torch.autocast(hidden.device.type, enabled=False):
+        if all(p.dtype == torch.float32 for p in head.parameters()):
+            return forward(hidden.float(), *args, **kwargs)
+        # a half-precision head (the training loop's bf16 copy): its weights read in fp32 for this call
+        params = {n: p.float() for n, p in head.named_parameters()}
+        patched = head.forward
+        head.forward = forward
+        try:
+            return torch.func.functional_call(head, params, (hidden.float(), *args), kwargs)
+        finally:
+            head.forward = patched
 
 
 class Outputs(dict):
@@ -118,7 +175,7 @@ def predict_batches(
     multi = accelerator is not None and accelerator.num_processes > 1
     cancel = None if multi else cancel
     try:
-        with torch.inference_mode():
+        with torch.inference_mode(), fp32_heads(model):
             for batch in loader:
                 if cancel is not None and cancel.is_set():
                     raise EvaluationCancelled

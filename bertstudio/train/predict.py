@@ -18,7 +18,7 @@ from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.limits import input_fields, one_input, qa_window_layout, saved_pairs
-from bertstudio.train.evaluation import check_finite
+from bertstudio.train.evaluation import check_finite, fp32_heads
 
 _LENGTHS = ("max_length", "doc_stride", "max_answer_length")
 # Windows of one input per forward: a long QA context or tagged text is read a chunk at a time,
@@ -125,7 +125,7 @@ class Predictor:
         for first in range(0, len(rows), CHUNK_ROWS):
             batch = self.task.collate(rows[first:first + CHUNK_ROWS], self.tokenizer.pad_token_id or 0)
             batch = {k: v.to(self.device) for k, v in batch.items()}
-            with torch.inference_mode():
+            with torch.inference_mode(), fp32_heads(self.model):  # scores and probabilities in fp32 (bf16 weights)
                 outputs = self.model(**model_inputs(batch))
             check_finite(outputs)
             acc.add(batch, outputs)

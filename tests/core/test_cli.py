@@ -1079,3 +1079,36 @@ def test_a_cancelled_run_says_its_step_once_and_its_resume_says_where_it_goes_on
     lines = err.splitlines()
     started = next(i for i, line in enumerate(lines) if line.startswith("training 48 examples"))
     assert lines[started + 1] == "resumed from step 3 of 12", err
+
+
+def test_a_regression_model_evaluated_in_bf16_scores_in_fp32(tiny, tmp_path, capsys) -> None:
+    """Under --precision bf16 (what auto picks on a CPU with native bf16) the whole model, head included,
+    ran in bf16: every STS-B score of a young model came out 3.75 (bf16 steps 1/64 there) and Pearson
+    and Spearman were reported 0.0. The head now reads an fp32 copy of the pooled state."""
+    import torch
+
+    from bertstudio.tasks.model import build_model, save_model
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("regression", tiny, labels=[])
+    with torch.no_grad():  # scores within a few bf16 steps of each other, as a young STS-B model's are
+        model.classifier.weight.mul_(100)  # a random tiny encoder's pooled states differ little
+        model.classifier.bias.fill_(3.75)
+    folder = save_model(model, tokenizer, tmp_path / "model")
+    words = ["good", "bad", "film", "great", "boring", "fun", "the", "was"]
+    rows = ["sentence,score"] + [f"{words[i % 8]} {words[(3 * i + 1) % 8]} {words[(5 * i + 2) % 8]},{i % 5}"
+                                 for i in range(8)]
+    data = tmp_path / "scores.csv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    scores = {}
+    for precision in ("fp32", "bf16"):
+        out = tmp_path / f"ev_{precision}"
+        code, _, _ = run(["evaluate", "--model", str(folder), "--task", "regression", "--eval", str(data),
+                          "--columns", "text=sentence,label=score", "--precision", precision, "--out", str(out)], capsys)
+        assert code == 0
+        scores[precision] = [json.loads(line)["score"] for line in (out / "predictions.jsonl").read_text().splitlines()]
+    exact, quick = scores["fp32"], scores["bf16"]
+    assert len(set(exact)) == len(exact) == 8  # the check can fail: fp32 scores are distinct
+    assert max(exact) - min(exact) < 0.02  # within a few bf16 steps (1/128 at 2-4), so bf16 scores would tie
+    assert len(set(quick)) == 8  # no ties: the head's output is an fp32 number
+    assert quick == pytest.approx(exact, abs=0.05)  # the bf16 encoder moves them a little
