@@ -146,15 +146,13 @@ class QuestionAnsweringTask:
         *,
         n_best: int = 20,
         max_answer_length: int = 30,
-        null_answers: bool | None = None,
+        null_answers: bool = False,
         null_threshold: float = 0.0,
         **options: Any,
     ) -> "QAAccumulator":
-        """``null_answers`` (SQuAD v2 behaviour) defaults to on when any gold answer list is
-        empty or the examples' meta says ``squad_v2``."""
-        if null_answers is None:
-            answers = column(examples.dataset, "answers")
-            null_answers = bool(examples.meta.get("squad_v2")) or any(a is not None and not a["text"] for a in answers)
+        """``null_answers``: the model may answer "no answer" (SQuAD v2 behaviour), as the model
+        says (:func:`null_answers_of`); never read off the evaluation data, where one unanswerable
+        question turned every answer of the file into ""."""
         return QAAccumulator(
             column(examples.dataset, "context"),
             n_best=n_best,
@@ -192,6 +190,27 @@ class QuestionAnsweringTask:
         """The span's start + end logit (higher is surer; not a probability)."""
         value = prediction.get("score")
         return float(value) if value is not None else None
+
+
+def record_null_answers(model: Any, train_set: ExampleSet) -> None:
+    """Keep with the model's settings (config.json's ``bertstudio`` block; an ONNX export copies it
+    into labels.json) whether its training rows held unanswerable questions (SQuAD v2 data): only
+    such a model answers "no answer", in evaluate, predict, the export's predict.py and the
+    Playground alike. A no-op for data without answers (other kinds)."""
+    settings = getattr(model, "config", None)
+    if settings is None or "answers" not in train_set.dataset.column_names:
+        return
+    answers = column(train_set.dataset, "answers")
+    null = any(a is not None and not a["text"] for a in answers)
+    settings.bertstudio = {**(getattr(settings, "bertstudio", None) or {}), "null_answers": null}
+
+
+def null_answers_of(model: Any) -> bool:
+    """Whether ``model`` (a transformers model or an ONNX stand-in) may answer "no answer": it was
+    trained on data with unanswerable questions (:func:`record_null_answers`). A model saved before
+    bertstudio kept it answers every question (SQuAD v1.1 behaviour)."""
+    meta = getattr(getattr(model, "config", None), "bertstudio", None)
+    return isinstance(meta, dict) and meta.get("null_answers") is True
 
 
 class QAAccumulator:

@@ -57,6 +57,7 @@ from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.limits import qa_window_layout
 from bertstudio.tasks.model import count_parameters, record_pairs, start_at_scores
+from bertstudio.tasks.qa import null_answers_of, record_null_answers
 from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.class_weights import training_weights, weighted_cross_entropy
@@ -232,6 +233,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         path = choose_path(_resumed_precision(config, saved))
         record_precision(parts.model, path.precision)  # evaluate() and Predictor read it
         record_pairs(parts.model, has_pairs(train_set, share=True))  # one text or two: Predictor and the Playground read it
+        record_null_answers(parts.model, train_set)  # "no answer" allowed: every predictor reads it from the model
         acc = path.accelerator
         notify.main = acc.is_main_process
         set_seed(config.seed)
@@ -558,7 +560,8 @@ class _Run:
         with self.path.autocast():
             batches = CountedBatches(self.ev_loader, "evaluating", lambda ev: self.notify(ev, self.control))
             accumulator = task.accumulator(self.eval_set, self.eval_enc, self.parts.labels,
-                                           max_answer_length=config.max_answer_length, glue_task=config.glue_task)
+                                           max_answer_length=config.max_answer_length, glue_task=config.glue_task,
+                                           null_answers=null_answers_of(self.parts.model))
             try:
                 preds = predict_batches(self.path.module, batches, accumulator, accelerator=self.path.accelerator,
                                         cancel=self.cancel if cancellable else None)
@@ -674,7 +677,8 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BAT
     loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size,
                          pad_to_multiple_of=PAD_MULTIPLE if device.startswith("cuda") else None,
                          pin_memory=loader_options(device)["pin_memory"])
-    accumulator = task.accumulator(examples, enc, labels, glue_task=glue_task, max_answer_length=lengths["max_answer_length"])
+    accumulator = task.accumulator(examples, enc, labels, glue_task=glue_task, max_answer_length=lengths["max_answer_length"],
+                                   null_answers=null_answers_of(model))
     preds = predict_batches(model, CountedBatches(loader, "evaluating", notify), accumulator, device=device)
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
     notify(Evaluated(step=0, epoch=0.0, metrics=metrics))

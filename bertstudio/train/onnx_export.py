@@ -112,6 +112,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
         tokenizer.save_pretrained(tmp)
         model.config.to_json_file(tmp / "config.json")
         from bertstudio.tasks.limits import saved_pairs
+        from bertstudio.tasks.qa import null_answers_of
 
         limit = getattr(model.config, "max_position_embeddings", 512) or 512
         from bertstudio.train.predict import run_lengths
@@ -125,6 +126,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
             "pad_token_id": int(tokenizer.pad_token_id or 0), "max_position_embeddings": int(limit),
             "glue_task": (getattr(model.config, "bertstudio", None) or {}).get("glue_task"), "siamese": siamese,
             "pairs": saved_pairs(model.config),  # one text or two, as the training rows had (null: not kept)
+            "null_answers": null_answers_of(model),  # "no answer" allowed (trained on SQuAD v2 data)
         }
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         shutil.copyfile(Path(__file__).with_name("standalone_predict.py"), tmp / SCRIPT_FILE)
@@ -380,6 +382,7 @@ class _Config:
     def __init__(self, meta: dict[str, Any]) -> None:
         self.max_position_embeddings = meta["max_position_embeddings"]
         self.bertstudio = {"task": meta["kind"], "glue_task": meta.get("glue_task"), "pairs": meta.get("pairs"),
+                           "null_answers": meta.get("null_answers") is True,  # exports before it was kept: v1.1
                            **{k: meta[k] for k in ("max_length", "doc_stride", "max_answer_length")}}
 
 
@@ -531,6 +534,7 @@ def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_
     from dataclasses import replace
 
     from bertstudio.tasks.model import task_for
+    from bertstudio.tasks.qa import null_answers_of
     from bertstudio.train.evaluation import eval_loader, predict_batches
     from bertstudio.train.families import CLASSES, family
 
@@ -547,6 +551,7 @@ def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_
     enc = task.encode(examples, tokenizer, max_length=min(max_length, model.config.max_position_embeddings),
                       label2id={n: i for i, n in enumerate(labels)}, training=False)
     loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size, pad_to_multiple_of=None)
-    preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task))
+    preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task,
+                                                            null_answers=null_answers_of(model)))
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
     return metrics, preds

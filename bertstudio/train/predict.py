@@ -17,6 +17,7 @@ import torch
 from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import model_inputs
+from bertstudio.tasks.qa import null_answers_of
 from bertstudio.tasks.limits import input_fields, one_input, qa_window_layout, saved_pairs
 from bertstudio.train.evaluation import check_finite, fp32_heads
 
@@ -119,7 +120,8 @@ class Predictor:
         with one_input():  # its windows are run in chunks below, up to limits.MAX_WINDOWS_ONE_INPUT
             enc = self.task.encode(examples, self.tokenizer, max_length=self.lengths["max_length"], label2id={},
                                    doc_stride=self.lengths["doc_stride"], training=False)
-        acc = self.task.accumulator(examples, enc, self.labels, max_answer_length=self.lengths["max_answer_length"])
+        acc = self.task.accumulator(examples, enc, self.labels, max_answer_length=self.lengths["max_answer_length"],
+                                    null_answers=null_answers_of(self.model))  # as evaluate answers
         rows = [enc[i] for i in range(len(enc))]
         word_probs: list[dict[str, float]] = [{} for _ in tokens or []]
         for first in range(0, len(rows), CHUNK_ROWS):

@@ -252,6 +252,8 @@ def check_fields(meta: Any, path: str | Path) -> dict[str, Any]:
         raise BadExport(path, f"{pairs!r} is not \"none\", \"some\", \"all\", true, false or null", "pairs")
     if isinstance(pairs, bool):  # true: every training row had a second text; false: none did
         meta["pairs"] = "all" if pairs else "none"
+    if not isinstance(meta.get("null_answers", False), bool):  # exports before it was kept: no "no answer"
+        raise BadExport(path, f"{meta['null_answers']!r} is not true or false", "null_answers")
     return meta
 
 
@@ -596,7 +598,8 @@ class Predictor:
             if score[i, j] > best_score:
                 best_score = float(score[i, j])
                 best_span = (int(offsets[s_idx[i]][0]), int(offsets[e_idx[j]][1]))
-        if not np.isfinite(best_score):
+        # "no answer" only from a model trained on unanswerable questions (labels.json's null_answers)
+        if not np.isfinite(best_score) or (self.meta.get("null_answers") is True and null_score > best_score):
             return {"answer": "", "start": -1, "score": null_score if np.isfinite(null_score) else 0.0}
         s, e = _whole_words(context, *best_span)
         return {"answer": context[s:e], "start": s, "score": best_score}

@@ -1112,3 +1112,53 @@ def test_a_regression_model_evaluated_in_bf16_scores_in_fp32(tiny, tmp_path, cap
     assert max(exact) - min(exact) < 0.02  # within a few bf16 steps (1/128 at 2-4), so bf16 scores would tie
     assert len(set(quick)) == 8  # no ties: the head's output is an fp32 number
     assert quick == pytest.approx(exact, abs=0.05)  # the bf16 encoder moves them a little
+
+
+def _squad_file(path: Path, questions: list[tuple[str, str, str]]) -> Path:
+    """A SQuAD file of (question, context, answer) rows; answer "" is an unanswerable question."""
+    paragraphs = [{"context": c, "qas": [{"id": f"q{i}", "question": q, **(
+        {"answers": [{"text": a, "answer_start": c.index(a)}]} if a else {"answers": [], "is_impossible": True})}]}
+        for i, (q, c, a) in enumerate(questions)]
+    path.write_text(json.dumps({"version": "v2.0", "data": [{"title": "t", "paragraphs": paragraphs}]}), encoding="utf-8")
+    return path
+
+
+def test_qa_null_answers_come_from_the_model_not_the_eval_file(tiny, tmp_path, capsys) -> None:
+    """One unanswerable question in the evaluation file made `evaluate` answer "" to every question
+    (a v1.1 model), while `predict` answered. Now a model says whether it may answer "no answer"
+    (trained on v2 data: config.json's bertstudio.null_answers), the same in evaluate and predict."""
+    import torch
+
+    from bertstudio.tasks.model import build_model, save_model
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("qa", tiny, labels=[])
+    with torch.no_grad():  # start and end logits highest at [CLS] ("no answer"), so a model allowed to says it
+        enc = tokenizer("who wrote it", "the film was fun", return_tensors="pt")
+        hidden = model.base_model(**enc).last_hidden_state[0]
+        towards_cls = hidden[0] - hidden[1:].mean(0)
+        model.qa_outputs.weight.copy_(torch.stack([towards_cls, towards_cls]) * 10 / towards_cls.norm())
+        model.qa_outputs.bias.zero_()
+    v1 = save_model(model, tokenizer, tmp_path / "v1")
+    model.config.bertstudio = {**model.config.bertstudio, "null_answers": True}
+    v2 = save_model(model, tokenizer, tmp_path / "v2")
+    rows = [("where is the cat", "the cat is in paris", "paris"), ("what was great", "the film was great fun", "fun"),
+            ("who is bad", "the dog was bad and boring", "dog")]
+    answerable = _squad_file(tmp_path / "v1.json", rows)
+    mixed = _squad_file(tmp_path / "mixed.json", rows + [("who wrote it", "the film was fun", "")])
+
+    def answers(folder: Path, data: Path, name: str) -> list[str]:
+        out = tmp_path / name
+        code, _, err = run(["evaluate", "--model", str(folder), "--task", "qa", "--eval", str(data), "--precision", "fp32",
+                            "--out", str(out)], capsys)
+        assert code == 0, err
+        return [json.loads(line)["answer"] for line in (out / "predictions.jsonl").read_text().splitlines()]
+
+    alone, beside = answers(v1, answerable, "a"), answers(v1, mixed, "b")
+    assert all(alone) and beside[:3] == alone and beside[3] != ""  # a v1.1 model always answers
+    code, out, _ = run(["predict", "--model", str(v1), "--question", rows[0][0], "--context", rows[0][1]], capsys)
+    assert code == 0 and json.loads(out)["answer"] == alone[0]
+    null = answers(v2, mixed, "c")
+    assert null[3] == ""  # the check can fail: this model may say "no answer", and does here
+    code, out, _ = run(["predict", "--model", str(v2), "--question", rows[0][0], "--context", rows[0][1]], capsys)
+    assert code == 0 and json.loads(out)["answer"] == null[0]

@@ -700,3 +700,41 @@ def test_a_context_past_the_one_input_window_limit_is_refused_alike_by_both_pred
                  "--context", context]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and advice in err[0] and "at most 20,000" in err[0], err
+
+
+def test_an_export_of_a_squad_v2_model_answers_no_answer_in_every_predictor(tiny, tmp_path, capsys):
+    """predict.py and `bertstudio predict` on an export never answered "no answer", and evaluate did
+    once any gold answer of its file was empty. labels.json now keeps the model's null_answers (its
+    training data held unanswerable questions), and all three read it."""
+    import shutil
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.tasks.model import build_model, save_model
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("qa", tiny, labels=[])
+    question, context = "who wrote it", "the film was fun and the cat is in paris"
+    with torch.no_grad():  # start and end logits highest at [CLS]: "no answer" wins where it is allowed
+        hidden = model.base_model(**tokenizer(question, context, return_tensors="pt")).last_hidden_state[0]
+        towards_cls = hidden[0] - hidden[1:].mean(0)
+        model.qa_outputs.weight.copy_(torch.stack([towards_cls, towards_cls]) * 10 / towards_cls.norm())
+        model.qa_outputs.bias.zero_()
+    model.config.bertstudio = {**model.config.bertstudio, "null_answers": True}
+    v2 = tmp_path / "v2"
+    export_onnx(save_model(model, tokenizer, tmp_path / "model"), v2, quantize=False)
+    assert read_meta(v2)["null_answers"] is True
+    v1 = tmp_path / "v1"  # the same export as a v1.1 model's (and one made before the key existed)
+    shutil.copytree(v2, v1)
+    meta = json.loads((v1 / "labels.json").read_text())
+    (v1 / "labels.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "null_answers"}))
+    examples = from_records("qa", [{"id": "q", "question": question, "context": context, "answers": None}])
+    args = ["--question", question, "--context", context]
+    for out, null in ((v2, True), (v1, False)):
+        done = run_standalone(out, args, tmp_path)
+        assert done.returncode == 0, done.stderr
+        capsys.readouterr()
+        assert main(["predict", "--model", str(out / "model.onnx"), *args]) == 0
+        ours = json.loads(capsys.readouterr().out)
+        _, rows = evaluate_onnx(out / "model.onnx", examples)
+        answers = [json.loads(done.stdout)["answer"], ours["answer"], rows[0]["answer"]]
+        assert answers == [""] * 3 if null else all(answers) and len(set(answers)) == 1, answers

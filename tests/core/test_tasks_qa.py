@@ -99,9 +99,39 @@ def test_max_answer_length_rules_out_long_spans(tok):
 def test_squad_v2_null_answer(tok):
     none = {"id": "q3", "context": "the cat is in paris", "question": "where is the dog",
             "answers": {"text": [], "answer_start": []}}
-    preds = _decode(_examples(none), tok)  # an empty gold list switches null answers on
+    preds = _decode(_examples(none), tok, null_answers=True)  # a model trained on SQuAD v2 data
     assert preds[1] == {"answer": "", "start": -1, "score": pytest.approx(20.0)}
     assert preds[0]["answer"] == ANSWER
+
+
+def test_an_empty_gold_answer_does_not_switch_null_answers_on(tok):
+    """The accumulator turned null answers on when any gold answer list in the evaluation file was
+    empty, so one unanswerable question made a v1.1 model answer "" to every question of the file.
+    Whether "no answer" is allowed comes from the model (null_answers), not from the data."""
+    none = {"id": "q3", "context": "the cat is in paris", "question": "where is the dog",
+            "answers": {"text": [], "answer_start": []}}
+    preds = _decode(_examples(none), tok)
+    assert preds[1]["answer"] != "" and preds[1]["start"] >= 0  # a v1.1 model always answers
+    assert preds[0]["answer"] == ANSWER
+
+
+def test_null_answers_are_recorded_from_the_training_data():
+    from types import SimpleNamespace
+
+    from bertstudio.tasks.qa import null_answers_of, record_null_answers
+
+    v1 = _examples()
+    v2 = _examples({"id": "q3", "context": "the cat", "question": "where is the dog",
+                    "answers": {"text": [], "answer_start": []}})
+    old = SimpleNamespace(config=SimpleNamespace(bertstudio={"task": "qa"}))
+    assert not null_answers_of(old)  # saved before bertstudio kept it: SQuAD v1.1 behaviour
+    for data, expected in ((v1, False), (v2, True)):
+        model = SimpleNamespace(config=SimpleNamespace(bertstudio={"task": "qa", "max_length": 32}))
+        record_null_answers(model, data)
+        assert null_answers_of(model) is expected and model.config.bertstudio["max_length"] == 32
+    sentences = SimpleNamespace(config=SimpleNamespace(bertstudio={"task": "sentence"}))
+    record_null_answers(sentences, from_records("sentence", [{"text": "a", "label": "x"}], labels=["x"]))
+    assert sentences.config.bertstudio == {"task": "sentence"}
 
 
 def test_long_question_is_cut_so_the_context_keeps_room(tok):
