@@ -530,13 +530,14 @@ def onnx_predictor(path: str | Path, *, threads: int = 0) -> Any:
 def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_length: int | None = None,
                   threads: int = 0) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """Score an exported model on ``examples`` as ``engine.evaluate`` scores a folder: (metrics,
-    one prediction per example), through the task's encode/accumulator and ``predict_batches``."""
+    one prediction row per example with ``index``, fingerprint and ``gold``, as in predictions.jsonl), through the task's encode/accumulator and ``predict_batches``."""
     from dataclasses import replace
 
     from bertstudio.tasks.model import task_for
     from bertstudio.tasks.qa import null_answers_of
     from bertstudio.train.evaluation import eval_loader, predict_batches
     from bertstudio.train.families import CLASSES, family
+    from bertstudio.train.rundir import prediction_rows
 
     model, tokenizer, kind, labels = load_onnx(path, threads=threads)
     if examples.kind != kind:
@@ -554,4 +555,5 @@ def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_
     preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task,
                                                             null_answers=null_answers_of(model)))
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
-    return metrics, preds
+    # the rows engine.evaluate writes (index, fingerprint, gold): Compare Runs pairs them by fingerprint
+    return metrics, prediction_rows(examples, preds)

@@ -136,6 +136,9 @@ def test_evaluate_onnx_predicts_what_evaluate_predicts(exported, real):
     examples = real[kind].head(40)
     metrics, rows = evaluate(model_dir, examples, precision="fp32")  # the export is fp32: the exact path
     onnx_metrics, preds = evaluate_onnx(out / "model.onnx", examples)
+    # the same row schema as the folder's (it wrote {label, probs} alone: no index, fingerprint or gold)
+    assert [list(p) for p in preds] == [list(r) for r in rows]
+    assert [(p["index"], p["fingerprint"], p["gold"]) for p in preds] == [(r["index"], r["fingerprint"], r["gold"]) for r in rows]
     task = get_task(kind)
     got, want = [task.predicted_value(p) for p in preds], [task.predicted_value(r) for r in rows]
     assert got == (pytest.approx(want, abs=1e-5) if family(task.spec) == "score" else want)
