@@ -193,9 +193,9 @@ def regression_metric(key: str, gold: Sequence[float], pred: Sequence[float]) ->
 def tagging_metric(key: str, gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]]) -> SummedMetric:
     """accuracy (token level) | precision | recall | f1 (seqeval's strict entities, micro-averaged:
     per-sentence entity counts summed, as :func:`bertstudio.metrics.tagging_metrics`)."""
-    from bertstudio.metrics.tagging import tag_scheme
+    from bertstudio.metrics.tagging import scored_tags, tag_scheme
 
-    gold, pred = [list(s) for s in gold], [list(s) for s in pred]
+    gold, pred = [list(s) for s in gold], [scored_tags(s) for s in pred]
     if key == "accuracy":
         parts = np.array([[sum(a == b for a, b in zip(g, p)), len(g)] for g, p in zip(gold, pred)], dtype=np.float64)
         return SummedMetric(parts.reshape(-1, 2), lambda s: _safe_div(s[:, 0], s[:, 1]))

@@ -41,6 +41,17 @@ def tag_scheme(sequences: Sequence[Sequence[str]]) -> str | None:
     return "IOB2"
 
 
+# The tag a word that was not read (it tokenises to nothing: a zero-width character alone) is scored
+# as. Predictions give such a word no tag (null); scoring counts it as "no entity", which for a plain
+# tag set (POS, where "O" is no tag) is always a wrong tag.
+UNREAD_SCORED_AS = "O"
+
+
+def scored_tags(tags: Sequence[str | None]) -> list[str]:
+    """``tags`` as they are scored: a word without a predicted tag (None) as :data:`UNREAD_SCORED_AS`."""
+    return [UNREAD_SCORED_AS if t is None else t for t in tags]
+
+
 def _check(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]]) -> None:
     if len(golds) != len(preds):
         raise DataError(
@@ -71,7 +82,7 @@ def tagging_metrics(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str
     when given, else those seen in ``golds`` and ``preds``."""
     _check(golds, preds)
     golds = [list(s) for s in golds]
-    preds = [list(s) for s in preds]
+    preds = [scored_tags(s) for s in preds]
     total = sum(len(s) for s in golds)
     correct = sum(g == p for gs, ps in zip(golds, preds) for g, p in zip(gs, ps))
     out: dict[str, float] = {"accuracy": correct / total if total else 0.0}
@@ -118,7 +129,7 @@ def tagging_report(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]
     scikit-learn (support = gold tokens), in ``labels`` order."""
     _check(golds, preds)
     golds = [list(s) for s in golds]
-    preds = [list(s) for s in preds]
+    preds = [scored_tags(s) for s in preds]
     scheme_name = _scheme_of(golds, preds, labels)
     if scheme_name is None:
         flat_gold = [t for s in golds for t in s]

@@ -32,7 +32,7 @@ IGNORE = -100
 _PREFIXED = re.compile(r"^([BIES])-(.+)$")
 
 
-def entity_spans(tags: Sequence[str]) -> list[list[Any]]:
+def entity_spans(tags: Sequence[str | None]) -> list[list[Any]]:
     """``[[type, start_word, end_word_exclusive], ...]`` from BIO/IOB1/BIOES tags.
 
     Written by hand because seqeval's ``get_entities`` reads plain tags ("NN") as
@@ -43,7 +43,7 @@ def entity_spans(tags: Sequence[str]) -> list[list[Any]]:
     spans: list[list[Any]] = []
     current: list[Any] | None = None
     for i, tag in enumerate(tags):
-        m = _PREFIXED.match(tag)
+        m = _PREFIXED.match(tag) if tag is not None else None  # None: a word not read, no entity
         if m is None:
             current = None
             continue
@@ -147,8 +147,11 @@ class TokenTaggingTask:
         return prediction.get("tags")
 
     def is_error(self, prediction: Mapping[str, Any], gold: Any) -> bool:
-        """Any word tagged differently (the sentence is wrong as a whole)."""
-        return gold is not None and list(prediction.get("tags") or []) != list(gold)
+        """Any word tagged differently (the sentence is wrong as a whole); a word not read is scored
+        as the metrics score it."""
+        from bertstudio.metrics.tagging import scored_tags
+
+        return gold is not None and scored_tags(prediction.get("tags") or []) != list(gold)
 
     def confidence(self, prediction: Mapping[str, Any]) -> float | None:
         return None
@@ -174,10 +177,9 @@ class TaggingAccumulator:
         for ids in self.preds:
             missing = int((ids < 0).sum())
             cut += missing
-            # Words that tokenise to nothing (a zero-width character alone) are not read: scored as "O" (no
-            # evidence of an entity) so that a sentence's tags stay whole; one prediction (train/predict)
-            # gives them no tag
-            tags = [self.labels[i] if i >= 0 else "O" for i in ids]
+            # Words that tokenise to nothing (a zero-width character alone) are not read: no tag (null), as
+            # predict, predict.py and the Playground say; only scoring counts them (metrics.scored_tags)
+            tags = [self.labels[i] if i >= 0 else None for i in ids]
             out.append({"tags": tags, "entities": entity_spans(tags), "unpredicted_words": missing})
         if cut:  # "were tagged 'O'" where the Playground says not read: the model gives them no tag
             log.warning("%d word(s) tokenise to nothing and were not read: the model gives them no tag "

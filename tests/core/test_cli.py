@@ -1162,3 +1162,25 @@ def test_qa_null_answers_come_from_the_model_not_the_eval_file(tiny, tmp_path, c
     assert null[3] == ""  # the check can fail: this model may say "no answer", and does here
     code, out, _ = run(["predict", "--model", str(v2), "--question", rows[0][0], "--context", rows[0][1]], capsys)
     assert code == 0 and json.loads(out)["answer"] == null[0]
+
+
+def test_a_word_that_tokenises_to_nothing_has_no_tag_in_evaluate_either(tiny_model_dir, tmp_path, capsys) -> None:
+    """evaluate's predictions.jsonl tagged a zero-width space "O" (not one of a POS model's tags) where
+    predict and predict.py give null; null everywhere now, and only scoring counts it as "O"."""
+    from bertstudio.tasks.model import build_model, save_model
+
+    tags = ["DET", "NOUN", "X"]
+    model, tokenizer = build_model("tagging", str(tiny_model_dir), labels=tags)
+    folder = save_model(model, tokenizer, tmp_path / "model")
+    data = tmp_path / "pos.conllu"
+    data.write_text("# text = x\n" + "".join(f"{i}\t{w}\t_\t{t}\t_\t_\t_\t_\t_\t_\n" for i, (w, t) in enumerate(
+        [("the", "DET"), ("\u200b", "X"), ("cat", "NOUN")], start=1)) + "\n", encoding="utf-8")
+    code, out, err = run(["evaluate", "--model", str(folder), "--task", "tagging", "--eval", str(data), "--precision", "fp32",
+                          "--out", str(tmp_path / "ev")], capsys)
+    assert code == 0, err
+    row = json.loads((tmp_path / "ev" / "predictions.jsonl").read_text())
+    assert row["tags"][1] is None and row["unpredicted_words"] == 1 and set(row["tags"][::2]) <= set(tags)
+    correct = sum(p == g for p, g in zip(row["tags"], ["DET", "X", "NOUN"]))
+    assert json.loads(out)["accuracy"] == pytest.approx(correct / 3)  # the unread word is wrong ("O" is no POS tag)
+    code, out, _ = run(["predict", "--model", str(folder), "--tokens", "the \u200b cat"], capsys)
+    assert code == 0 and json.loads(out)["tags"] == row["tags"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from seqeval.metrics import f1_score as seqeval_lenient_f1
 
@@ -64,3 +65,16 @@ def test_bad_tag_sequences_are_data_errors() -> None:
         tagging_metrics([["B-PER", "O"]], [["PER", "O"]])
     with pytest.raises(DataError, match="2 gold sentences"):
         tagging_metrics([["O"], ["O"]], [["O"]])
+
+
+def test_a_word_without_a_predicted_tag_is_scored_as_o() -> None:
+    """A word that tokenises to nothing has no tag (None) in the predictions; scoring counts it as
+    "O": right where gold is "O" in a BIO set, wrong in a plain set (POS has no "O")."""
+    from bertstudio.metrics.compare import tagging_metric
+
+    bio = tagging_metrics([["B-PER", "O", "O"]], [["B-PER", None, "O"]])
+    assert bio == pytest.approx({"precision": 1.0, "recall": 1.0, "f1": 1.0, "accuracy": 1.0})
+    pos = tagging_metrics([["DET", "NOUN", "VERB"]], [["DET", None, "VERB"]], labels=["DET", "NOUN", "VERB"])
+    assert pos == pytest.approx({"accuracy": 2 / 3})
+    summed = tagging_metric("accuracy", [["B-PER", "O", "O"]], [["B-PER", None, "O"]])  # Compare Runs
+    assert summed(np.ones((1, 1)))[0] == pytest.approx(1.0)
