@@ -31,8 +31,10 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.tasks.model import refuse_missing_model
     from bertstudio.train.onnx_export import export_onnx
 
+    refuse_missing_model(args.model, hub=False)  # it exports folders bertstudio wrote, never a Hub id
     result = export_onnx(args.model, args.out, quantize=args.int8, progress=_progress(args))
     sizes = ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in result.sizes.items())
     from bertstudio.train.onnx_export import read_meta
@@ -101,8 +103,10 @@ def predictor_for(model: str, *, precision: str | None = None) -> Any:
         from bertstudio.train.onnx_export import onnx_predictor
 
         return onnx_predictor(model)
+    from bertstudio.tasks.model import refuse_missing_model
     from bertstudio.train.predict import Predictor
 
+    refuse_missing_model(model)  # a mistyped path, not "couldn't connect to huggingface.co"
     return Predictor.load(model) if precision is None else Predictor.load(model, precision=precision)
 
 

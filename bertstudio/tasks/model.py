@@ -610,12 +610,50 @@ def refuse_own_code(folder: Path, config: dict[str, Any] | None = None) -> None:
                               expected="a model of a standard transformers architecture (BERT, RoBERTa, DistilBERT, ...)")
 
 
+SAVED_MODEL = "a run's model/ folder or an export's model.onnx"
+
+
+def refuse_missing_model(path: str | Path, *, hub: bool = True) -> None:
+    """ConfigError "no such model folder" for a ``--model`` that names nothing here and no Hub model
+    that could be fetched: not in the Hugging Face cache, and offline (HF_HUB_OFFLINE) or not a valid
+    Hub id, or ``hub`` False (a command that reads only folders bertstudio wrote). A mistyped path
+    said "We couldn't connect to 'https://huggingface.co'"; an online user's Hub id still goes there."""
+    folder = Path(path).expanduser()
+    if folder.exists() or os.path.islink(folder):
+        return
+    if inspect_model_folder(path) is not None:  # (names that look like paths are refused there)
+        return
+    if hub and not _offline():
+        try:
+            from huggingface_hub.utils import validate_repo_id
+
+            validate_repo_id(str(path))
+            return
+        except Exception:  # noqa: BLE001 - HFValidationError: no Hub id either
+            pass
+    raise ConfigError("no such model folder", path=folder, expected=SAVED_MODEL)
+
+
+def _offline() -> bool:
+    """transformers / huggingface_hub are told not to reach the Hub."""
+    try:
+        from huggingface_hub import constants
+
+        if constants.HF_HUB_OFFLINE:
+            return True
+    except Exception:  # noqa: BLE001 - an old huggingface_hub: the environment says it
+        pass
+    return any(os.environ.get(k, "").upper() in ("1", "ON", "YES", "TRUE") for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+
+
 def saved_model_info(path: str | Path) -> tuple[str, list[str], str | None]:
     """(task kind, label names, GLUE task) of a model bertstudio saved, read from its
     config.json after :func:`inspect_model_folder` (no weights are loaded)."""
     raw = inspect_model_folder(path)
+    if raw is None:  # a name that is no folder here, nor a Hub model in the cache: "no task kind in config.json" blamed a file never read
+        raise ConfigError("no such model folder", path=Path(path).expanduser(), expected=SAVED_MODEL)
     config_path = Path(path) / "config.json"
-    meta = raw.get("bertstudio") if raw is not None else None
+    meta = raw.get("bertstudio")
     kind = meta.get("task") if isinstance(meta, dict) else None
     if not isinstance(kind, str) or not kind:
         raise ConfigError("this model was not fine-tuned by bertstudio (no task kind in config.json)", path=config_path,

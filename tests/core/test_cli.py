@@ -1184,3 +1184,27 @@ def test_a_word_that_tokenises_to_nothing_has_no_tag_in_evaluate_either(tiny_mod
     assert json.loads(out)["accuracy"] == pytest.approx(correct / 3)  # the unread word is wrong ("O" is no POS tag)
     code, out, _ = run(["predict", "--model", str(folder), "--tokens", "the \u200b cat"], capsys)
     assert code == 0 and json.loads(out)["tags"] == row["tags"]
+
+
+@pytest.mark.parametrize("command", [["evaluate", "--eval", "ok.csv"], ["predict", "--text", "hi"],
+                                     ["export-onnx", "--out", "x"]])
+def test_a_mistyped_model_path_is_no_such_model_folder(command, tmp_path, capsys, monkeypatch) -> None:
+    """evaluate blamed config.json of a folder that does not exist ("not fine-tuned by bertstudio (no
+    task kind in config.json)"); predict and export-onnx said they could not connect to huggingface.co."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.csv").write_text("sentence,label\ngood,pos\n", encoding="utf-8")
+    code, _, err = run([command[0], "--model", "doesnotexist", *command[1:]], capsys)
+    assert code == EXIT_USAGE
+    assert err.strip().splitlines()[-1] == ("bertstudio: error: doesnotexist: no such model folder "
+                                            "(expected a run's model/ folder or an export's model.onnx)")
+
+
+def test_an_online_hub_id_still_goes_to_the_hub(monkeypatch) -> None:
+    from bertstudio.tasks import model as M
+
+    monkeypatch.setattr(M, "_offline", lambda: False)
+    M.refuse_missing_model("some-org/some-model")  # transformers fetches it (no network in this test)
+    with pytest.raises(M.ConfigError, match="no such model folder"):
+        M.refuse_missing_model("some-org/some-model", hub=False)  # export-onnx reads only folders
+    with pytest.raises(M.ConfigError, match="no such model folder"):
+        M.refuse_missing_model("not a hub id!")
