@@ -676,6 +676,9 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         kind, labels, glue_task = str(meta["kind"]), list(meta["labels"]), meta.get("glue_task")
     else:
         kind, labels, glue_task = saved_model_info(args.model)
+    if args.task and args.task != kind:  # before the file is read with the model's labels ("unknown label 'O'")
+        raise ConfigError(f"the model predicts {kind!r} but the data is {args.task!r}",
+                          path=args.eval_file or args.data_dir, where="--task", expected=f"{kind} data")
     examples = _load_eval_examples(args, kind=args.task or kind, labels=labels, glue_task=args.glue_task or glue_task,
                                    max_examples=max_examples)
     printer = ProgressPrinter(quiet=args.quiet, transient=True)

@@ -1208,3 +1208,18 @@ def test_an_online_hub_id_still_goes_to_the_hub(monkeypatch) -> None:
         M.refuse_missing_model("some-org/some-model", hub=False)  # export-onnx reads only folders
     with pytest.raises(M.ConfigError, match="no such model folder"):
         M.refuse_missing_model("not a hub id!")
+
+
+@pytest.mark.parametrize("task,data", [("pair", "sentence1,sentence2,label\na,b,entailment\n"),
+                                       ("tagging", "the\tO\ncat\tB-LOC\n\n")])
+def test_a_kind_mismatch_is_said_before_a_label(task, data, trained: Path, tmp_path, capsys) -> None:
+    """A sentence model evaluated with --task pair said "unknown label 'entailment' (expected one of ...)",
+    with --task tagging "unknown label 'O'": the file was read with the model's labels before the kinds
+    were compared (--task qa said it right)."""
+    path = tmp_path / ("data.csv" if task == "pair" else "data.conll")
+    path.write_text(data, encoding="utf-8")
+    columns = ["--columns", "text=sentence1,text_pair=sentence2,label=label"] if task == "pair" else []
+    code, _, err = run(["evaluate", "--model", str(trained / "model"), "--task", task, "--eval", str(path), *columns],
+                       capsys)
+    assert code == EXIT_USAGE
+    assert f"the model predicts 'sentence' but the data is '{task}'" in err.strip().splitlines()[-1]
