@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
+from bertstudio.metrics.tagging import scored_tags
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsFilter, PredictionsModel
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -20,11 +21,18 @@ SHOWN_WRONG = 3  # wrong words named in the cell; the tooltip has them all
 
 
 def wrong_words(r: PredictionRow, predicted: Any) -> list[int] | None:
-    """Positions of the words whose predicted tag differs from gold (None: no gold to compare)."""
+    """Positions of the words whose predicted tag differs from gold (None: no gold to compare), as
+    the metrics score them: a word the model did not read (no tag, null) counts as "O"."""
     if r.gold is None or predicted is None:
         return None
+    predicted = scored_tags(predicted)
     return [i for i, (g, p) in enumerate(zip(r.gold, predicted)) if g != p] + \
         list(range(min(len(r.gold), len(predicted)), max(len(r.gold), len(predicted))))
+
+
+def _shown_tag(tag: Any) -> str:
+    """A predicted tag as the table shows it: a word the model did not read (null) as "∅", not "None"."""
+    return "∅" if tag is None else str(tag)
 
 
 class ResultsFilter(PredictionsFilter):
@@ -71,7 +79,7 @@ class ResultsFilter(PredictionsFilter):
         named = []
         for i in wrong[:SHOWN_WRONG]:
             word = tokens[i] if i < len(tokens) else f"#{i + 1}"
-            p = predicted[i] if i < len(predicted) else "?"
+            p = _shown_tag(predicted[i]) if i < len(predicted) else "?"
             g = r.gold[i] if i < len(r.gold) else "?"
             named.append(f"{word} {p}≠{g}")
         more = ", …" if len(wrong) > SHOWN_WRONG else ""
@@ -81,9 +89,10 @@ class ResultsFilter(PredictionsFilter):
         tokens = list(r.example.get("tokens") or [])
         gold, pred = list(r.gold or []), list(predicted or [])
         lines = [self.tr("word · gold · predicted")]
+        wrong = set(wrong_words(r, pred) or []) if gold and pred else set()
         for i in range(max(len(tokens), len(gold), len(pred))):
-            g, p = (gold[i] if i < len(gold) else "—"), (pred[i] if i < len(pred) else "—")
-            mark = "  ✗" if gold and pred and g != p else ""
+            g, p = (gold[i] if i < len(gold) else "—"), (_shown_tag(pred[i]) if i < len(pred) else "—")
+            mark = "  ✗" if gold and pred and i in wrong else ""
             lines.append(f"{tokens[i] if i < len(tokens) else '#' + str(i + 1)} · {g} · {p}{mark}")
         return "\n".join(lines)
 

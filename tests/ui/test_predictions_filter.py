@@ -112,3 +112,21 @@ def test_a_confidence_just_below_1_does_not_read_1(qtbot):
                                    "loss": 0.00001})])
     shown = model.data(model.index(0, model.column_of("confidence")))
     assert shown == "0.99999" and model.data(model.index(0, model.column_of("loss"))) == "0.0000"
+
+
+def test_a_word_the_model_did_not_read_counts_as_the_metrics_count_it_and_reads_as_no_tag(qtbot):
+    """A word that tokenises to nothing has no predicted tag (null); the metrics score it as "O".
+    The Wrong tags column marked it wrong against a gold "O" and named it "None≠O"."""
+    model = PredictionsModel("tagging")
+    model.set_rows([PredictionRow(0, "dev", 0, {"tokens": ["the", "\u200b", "cat", "sat"]}, ["O", "O", "B-ANIMAL", "O"],
+                                  {"tags": ["O", None, "O", None]})])
+    proxy = ResultsFilter()
+    proxy.setSourceModel(model)
+    pred_col = model._columns.index("predicted")
+    summary = proxy.data(proxy.index(0, pred_col))
+    assert summary == "1 of 4: cat O≠B-ANIMAL"  # the unread words, gold "O", are right as scored
+    tooltip = proxy.data(proxy.index(0, pred_col), Qt.ItemDataRole.ToolTipRole)
+    assert "None" not in tooltip and "\u200b · O · ∅" in tooltip
+    assert [line.endswith("✗") for line in tooltip.splitlines()[1:]] == [False, False, True, False]
+    model.set_rows([PredictionRow(0, "dev", 0, {"tokens": ["a", "\u200b"]}, ["DET", "NOUN"], {"tags": ["DET", None]})])
+    assert proxy.data(proxy.index(0, pred_col)) == "1 of 2: \u200b ∅≠NOUN"  # a POS word without a tag is wrong
