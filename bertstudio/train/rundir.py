@@ -1393,7 +1393,7 @@ def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str,
     the rows are taken as the Train page's resume_run gives them (the labelled training rows; the
     labelled dev rows when the run held none out) and as the engine's load_sets makes them."""
     global _ROWS_SEEN
-    from bertstudio.train.sources import data_fingerprint, load_sets, project_rows, rows_changed
+    from bertstudio.train.sources import data_fingerprint, load_sets, resume_rows, rows_changed
 
     if not callable(getattr(project, "examples", None)):
         return None
@@ -1404,9 +1404,7 @@ def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str,
     if seen is not None and seen[0] is train_all and seen[1] is dev_all and seen[2] == settings:
         now = seen[3]
     else:
-        train = project_rows(train_all, train_all.labelled_rows() if len(train_all) else [])
-        dev = project_rows(dev_all, dev_all.labelled_rows()) if dev_all is not None else None
-        train, dev = load_sets(config, train, dev, quiet=True)
+        train, dev = load_sets(config, *resume_rows(project, config), quiet=True)
         now = {"data": data_fingerprint(train), "eval_data": data_fingerprint(dev) if dev is not None else None,
                "train": train, "dev": dev}
         _ROWS_SEEN = (train_all, dev_all, settings, now)

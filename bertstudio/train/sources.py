@@ -555,6 +555,18 @@ def project_rows(split_set: Any, rows: Sequence[int] | Any) -> Any:
     return replace(picked, meta={**picked.meta, _ROWS: rows})
 
 
+def resume_rows(project: Any, config: Any) -> tuple[Any, Any]:
+    """The project rows a stopped run of the project resumes on (the app's Resume, and the rule
+    that says beforehand whether it can): the labelled training rows, and the labelled dev rows
+    when the run held none out of them (``config.hold_out`` unset) and the project has a dev split."""
+    train_all = project.examples("train")
+    train = project_rows(train_all, train_all.labelled_rows() if len(train_all) else [])
+    if config.hold_out is not None or not project.num_rows("dev"):
+        return train, None
+    dev_all = project.examples("dev")
+    return train, project_rows(dev_all, dev_all.labelled_rows() if len(dev_all) else [])
+
+
 def pick_rows(examples: Any, positions: Sequence[int] | Any) -> Any:
     """``examples.select(positions)``; project rows the set remembers stay with their examples."""
     positions = [int(p) for p in positions]

@@ -626,11 +626,11 @@ class TrainingPage(QWidget):
     def resume_run(self, folder: str | Path) -> str | None:
         """Continue one of the project's stopped runs (cancelled, or interrupted by a closed window or
         a crash) from its last checkpoint, with its own settings, on the project's labelled rows: the
-        reason it cannot (None: it goes on here, its curves joined to what it drew before). Rows or
-        labels changed since it stopped are the engine's to refuse (the checkpoint's fingerprints),
-        shown as any failed run is."""
+        reason it cannot (None: it goes on here, its curves joined to what it drew before). The rule
+        is rundir.project_resume_problem, which the Runs page's button follows too (rows or labels
+        changed since the stop, a base model gone, no checkpoint); the engine checks the rows again."""
         from bertstudio.train.rundir import CHECKPOINTS, project_resume_problem, read_config
-        from bertstudio.train.sources import project_rows
+        from bertstudio.train.sources import resume_rows
         from bertstudio.ui.run_words import resume_refusal
 
         if not self.session.has_project():
@@ -645,11 +645,7 @@ class TrainingPage(QWidget):
             why = str(exc)
         if why is not None or config is None:  # the core's reason in the user's words (rundir.Said)
             return self.tr("{run} cannot be resumed here: {why}").format(run=folder.name, why=resume_refusal(why or ""))
-        train_all = self.session.examples("train")
-        train, dev = project_rows(train_all, labelled_rows(train_all)), None
-        if config.hold_out is None and self.session.split_size("dev"):  # it evaluated on the dev split
-            dev_all = self.session.examples("dev")
-            dev = project_rows(dev_all, labelled_rows(dev_all))
+        train, dev = resume_rows(self.session.project, config)  # the rows the rule above checked
         # its own settings as it recorded them: a resume with others is another run (the CLI refuses it too)
         config = replace(config, output_dir=str(folder), resume_from=str(folder / CHECKPOINTS / "last"), overwrite=False)
         self.error_label.hide()
