@@ -54,9 +54,21 @@ _WATCHED_RUNS_UP_TO = 200  # run folders still being written, watched for their 
 
 
 def _external_key(session: Any) -> str:
-    # Per project: a run folder opened for one project must not show up in another.
+    # Per project: a run folder opened for one project must not show up in another. Keyed by the
+    # project's uid, which travels with it: keyed by its path, the runs opened with Open run folder…
+    # vanished from the list once the project was moved or renamed. The list an older version kept
+    # under the path moves to the uid's key the first time it is asked for.
     folder = str(getattr(session.project, "folder", "") or "")
-    return f"{EXTERNAL_KEY}/{hashlib.sha1(folder.encode('utf-8')).hexdigest()[:16]}"
+    by_path = f"{EXTERNAL_KEY}/{hashlib.sha1(folder.encode('utf-8')).hexdigest()[:16]}"
+    uid = getattr(session.project, "uid", None)
+    if not isinstance(uid, str) or not uid:
+        return by_path
+    by_uid = f"{EXTERNAL_KEY}/uid-{hashlib.sha1(uid.encode('utf-8')).hexdigest()[:16]}"
+    settings = session.settings
+    if not settings.contains(by_uid) and settings.contains(by_path):
+        settings.setValue(by_uid, settings.value(by_path))
+        settings.remove(by_path)
+    return by_uid
 
 
 def external_runs(session: Any) -> list[Path]:

@@ -252,3 +252,35 @@ def test_resume_is_not_offered_for_rows_relabelled_or_a_model_moved_since_the_st
     assert page.resume_button.toolTip().startswith(f"Its base model folder {base} is missing: put it back there")
     page.stop_following()
 
+
+def test_opened_run_folders_stay_listed_after_the_project_is_moved(qtbot, tmp_path):
+    """Keyed by the project's path, the runs attached with Open run folder… vanished once the project
+    was moved or renamed; one attached by an older version (keyed by the path) is still listed."""
+    import hashlib
+    import shutil
+
+    from PySide6.QtCore import QSettings
+
+    from bertstudio.data.project import Project
+    from bertstudio.ui.runs_page import EXTERNAL_KEY, add_external_run, external_runs
+    from bertstudio.ui.session import ProjectSession
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    old, new = _run(tmp_path / "server" / "old"), _run(tmp_path / "server" / "new")
+    Project.create(tmp_path / "a", name="a", kind="sentence", labels=["neg", "pos"]).close()
+    by_path = hashlib.sha1(str(tmp_path / "a").encode("utf-8")).hexdigest()[:16]
+    settings.setValue(f"{EXTERNAL_KEY}/{by_path}", [str(old)])  # as an older version kept it
+    session = ProjectSession(Project.open(tmp_path / "a"), settings=settings)
+    add_external_run(session, new)
+    assert external_runs(session) == [old, new]
+    session.close()
+    shutil.move(tmp_path / "a", tmp_path / "a moved")
+    session.set_project(Project.open(tmp_path / "a moved"))
+    assert external_runs(session) == [old, new]
+    page = _page(qtbot, session)
+    assert sorted(_names(page)) == ["new", "old"]
+    page.stop_following()
+    other = Project.create(tmp_path / "b", name="b", kind="sentence", labels=["neg", "pos"])
+    session.set_project(other)  # another project lists none of them
+    assert external_runs(session) == []
+    session.close()
