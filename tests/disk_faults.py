@@ -46,3 +46,33 @@ def deny_appends(monkeypatch: pytest.MonkeyPatch, code: int = errno.EROFS) -> No
         raise error
 
     monkeypatch.setattr(journal, "append_durably", refuse)
+
+
+def read_only_medium(monkeypatch: pytest.MonkeyPatch, folder: os.PathLike[str] | str, code: int = errno.EROFS) -> None:
+    """``folder`` as on a read-only mount, until ``monkeypatch.undo()``: new files (the data files,
+    project.json, a probe file made in it) and folders under it fail with ``OSError(code)``, and so
+    does every journal append. (A real mount needs root and ``unshare -m``; root writes through chmod.)"""
+    import tempfile
+    from pathlib import Path
+
+    deny_writes(monkeypatch, code)
+    deny_appends(monkeypatch, code)
+    root = Path(folder).absolute()
+    error = OSError(code, os.strerror(code))
+    real_mkstemp, real_mkdir = tempfile.mkstemp, Path.mkdir
+
+    def under(path: object) -> bool:
+        return path is not None and (Path(str(path)).absolute() == root or root in Path(str(path)).absolute().parents)
+
+    def mkstemp(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if under(kwargs.get("dir")):
+            raise error
+        return real_mkstemp(*args, **kwargs)
+
+    def mkdir(self: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if under(self):
+            raise error
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(Path, "mkdir", mkdir)

@@ -63,6 +63,7 @@ from typing import Any, Callable
 import pyarrow as pa
 
 from bertstudio.data import project_store as store
+from bertstudio.data.atomic import _can_write_in
 from bertstudio.data.examples import check_kind
 from bertstudio.data.journal import Journal
 from bertstudio.data.project_labels import LabelSetOps, check_color, check_label_names
@@ -88,7 +89,12 @@ from bertstudio.data.project_store import disk_error
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 
-__all__ = ["Project", "SPLITS", "SCHEMA_VERSION", "COMPACT_AFTER"]
+__all__ = ["Project", "SPLITS", "SCHEMA_VERSION", "COMPACT_AFTER", "READ_ONLY"]
+
+# what a project opened where it cannot be written (a read-only medium, a folder without write
+# permission) still does, said once when it opens and again by every edit it refuses
+READ_ONLY = ("the project is read-only here (a read-only medium, or no permission to write in its folder): "
+             "browse, predict and compare; labels and runs cannot be saved")
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +123,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         self._closed = False
         self._lock_file: ProjectLock | None = None
         self.recovery_messages: list[str] = []
+        # set by open(): nothing is written (edits and runs refused with READ_ONLY, close folds nothing)
+        self.read_only = False
 
     # ------------------------------------------------------------------ create / open
     @classmethod
@@ -188,12 +196,15 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             loaded = load_meta(folder)
             self = cls(folder, loaded.meta, loaded.raw)
             self._lock_file = lock
+            # tried, not asked (os.access says yes to root on a read-only mount): a project on a
+            # CD or a read-only share opened silently, then popped a box at every label key
+            self.read_only = not _can_write_in(folder)
             self.recovery_messages.extend(loaded.messages)
             if loaded.from_backup:  # rows written after the backup: kept, never deleted as unused
                 self.recovery_messages.extend(self._keep_unnamed_data())
             self._replay(from_backup=loaded.from_backup)
             self.recovery_messages.extend(self._restore_used_labels())
-            if loaded.rewrite:  # upgraded or restored: write the good state back now
+            if loaded.rewrite and not self.read_only:  # upgraded or restored: write the good state back now
                 self._commit_meta(self._meta_copy())
         except OSError as exc:
             lock.release()
@@ -315,13 +326,18 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             self._versions[split] += 1
 
     # ------------------------------------------------------------------ journal, meta, compaction
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise DataError(READ_ONLY, path=self.folder)
+
     def _append(self, body: dict[str, Any]) -> None:
+        self._check_writable()
         seq = self._seq + 1
         try:
             self._journal.append({"seq": seq, **body})
-        except OSError as exc:
-            raise DataError(f"the edit could not be saved ({exc.strerror or exc})", path=self._journal.path,
-                            expected="free disk space and write access to the project folder") from exc
+        except OSError as exc:  # the reason's own remedy: a renamed folder was "expected free disk space"
+            raise disk_error(exc, self._journal.path, "the edit could not be saved", folder=self.folder,
+                             journal=False) from exc
         self._seq = seq
         self._pending += 1
 
@@ -334,6 +350,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         call it on page changes or close, not on every cursor move)."""
         with self._lock:
             self._check_open()
+            self._check_writable()
             self._commit_meta(self._meta_copy())
         self._emit(kind="ui_state_saved")
 
@@ -352,6 +369,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             self._check_open()
             if self._pending == 0 and not self._overlay.rename and not force:
                 return
+            self._check_writable()
             changed = [s for s in self.split_names if self._overlay.dirty(s)]
             meta = self._meta_copy()
             written: list[Path] = []
@@ -370,7 +388,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
                     path.unlink(missing_ok=True)
                 if isinstance(exc, DataError):
                     raise
-                raise disk_error(exc, self.folder, "the edits could not be saved into the data files") from exc
+                raise disk_error(exc, self.folder, "the edits could not be saved into the data files",
+                                 folder=self.folder) from exc
             try:
                 self._journal.rotate(self.folder / PREV_JOURNAL_FILE)
             except OSError as exc:  # committed already: the old entries are all at or below data_seq
@@ -386,7 +405,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
 
     def compact_if_large(self, threshold: int = COMPACT_AFTER) -> bool:
         """Compact when at least ``threshold`` edits are pending (for an idle timer); True if it did."""
-        if self._pending >= threshold:
+        if self._pending >= threshold and not self.read_only:  # (an idle timer's slot: never raises READ_ONLY)
             self.compact()
             return True
         return False
@@ -397,7 +416,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         return self.folder / store.RUNS_DIR
 
     def new_run_dir(self, name: str) -> Path:
-        """Create and return ``runs/<name>`` (``name-2``, ``name-3``... when taken)."""
+        """Create and return ``runs/<name>`` (``name-2``, ``name-3``... when taken); DataError when it cannot."""
+        self._check_writable()
         return store.new_run_dir(self.runs_dir, name)
 
     def list_runs(self) -> list[Path]:
@@ -423,7 +443,9 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         if self._closed:
             return
         failed: DataError | None = None
-        if compact:
+        # read-only: the journal's edits came with the folder (made where it was written); they are
+        # folded there, and closing here has nothing of its own to report
+        if compact and not self.read_only:
             try:
                 self.compact()
             except DataError as exc:

@@ -500,6 +500,7 @@ class MetaState:
             if required:
                 from bertstudio.data.project_store import disk_error  # the store imports this module
 
-                raise disk_error(exc, self.folder / PROJECT_FILE, "project.json could not be written") from exc
+                raise disk_error(exc, self.folder / PROJECT_FILE, "project.json could not be written",
+                                 folder=self.folder) from exc
             log.warning("project.json not written (%s); the journal holds the change", exc)
         self._meta = meta

@@ -42,12 +42,19 @@ RUNS_DIR = "runs"
 CACHE_DIR = "cache"  # the assistant's embeddings and models (assist/cache.py)
 
 
-def disk_error(exc: OSError, path: Path, what: str) -> "DataError":
+def disk_error(exc: OSError, path: Path, what: str, *, folder: Path | None = None,
+               journal: bool = True) -> "DataError":
     """A failed write as the one error type the GUI and CLI show: the system's reason in it, and
     a remedy only where the reason names one (a full disk, a folder without write access); any
-    other cause was blamed on the disk and the permissions, which sent users the wrong way."""
+    other cause was blamed on the disk and the permissions, which sent users the wrong way.
+    ``folder``: the project's folder, so a write that failed because it is gone (renamed or moved
+    while open) says so; ``journal``: whether the failed write was one of the project's edits
+    (a run folder is not: the journal note would only mislead)."""
     from bertstudio.errors import DataError
 
+    if exc.errno == errno.ENOENT and folder is not None and not os.path.isdir(folder):
+        return DataError(f"{what}: the project folder was moved or renamed while it was open; reopen it from its "
+                         "new place (what was saved went with it)", path=path)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         expected: str | None = "free disk space"
     elif file_in_use(exc):  # checked before EACCES: Windows reports a sharing violation as EACCES
@@ -56,8 +63,9 @@ def disk_error(exc: OSError, path: Path, what: str) -> "DataError":
         expected = "write access to the project folder"
     else:
         expected = None
-    return DataError(f"{what} ({exc.strerror or exc}); every acknowledged edit is still in labels.journal "
-                     "and is applied when the project is opened again", path=path, expected=expected)
+    note = ("; every acknowledged edit is still in labels.journal and is applied when the project is opened again"
+            if journal else "")
+    return DataError(f"{what} ({exc.strerror or exc}){note}", path=path, expected=expected)
 
 
 def split_file(folder: Path, meta: dict[str, Any], split: str) -> Path:
@@ -284,15 +292,26 @@ def folder_name(name: str, fallback: str) -> str:
 
 
 def new_run_dir(runs: Path, name: str) -> Path:
+    """Create ``runs/<name>`` (``name-2``... when taken). A folder that cannot be made (a read-only
+    medium, a full disk, no permission, ``runs`` a file) is a DataError naming ``runs``: the OSError
+    escaped Start's slot, and the Train page showed nothing."""
+    from bertstudio.errors import DataError
+
     safe = folder_name(name, "run")
-    runs.mkdir(exist_ok=True)
-    for n in range(1, 10_000):
-        path = runs / (safe if n == 1 else f"{safe}-{n}")
-        try:
-            path.mkdir()
-            return path
-        except FileExistsError:
-            continue
+    if runs.exists() and not runs.is_dir():
+        raise DataError("cannot create the run folder: this is a file, not a folder", path=runs,
+                        expected="a folder named runs in the project; move the file away")
+    try:
+        runs.mkdir(exist_ok=True)
+        for n in range(1, 10_000):
+            path = runs / (safe if n == 1 else f"{safe}-{n}")
+            try:
+                path.mkdir()
+                return path
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise disk_error(exc, runs, "cannot create the run folder", folder=runs.parent, journal=False) from exc
     raise FileExistsError(f"too many runs named {safe!r} in {runs}")
 
 

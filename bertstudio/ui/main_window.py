@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.data.project import READ_ONLY
 from bertstudio.data.project_meta import shown_name
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.actions import build_actions
@@ -380,9 +381,17 @@ class MainWindow(QMainWindow):
         return True
 
     def show_failure(self, message: str) -> None:
-        """A request that failed (save, close, undo of a replace): the core's message in a box, never a traceback."""
+        """A request that failed (save, close, undo of a replace): the core's message in a box, never a traceback.
+        An edit refused because the project is read-only says the line told at open in the status bar:
+        a box per label key told nothing new."""
         log.warning("%s", message)
+        if _is_read_only(self.session.project) and READ_ONLY in message:
+            self.statusBar().showMessage(self.read_only_line(), 15_000)
+            return
         QMessageBox.warning(self, self.tr("Could not save"), message)
+
+    def read_only_line(self) -> str:
+        return self.tr("Read-only: browse, predict and compare; labels and runs cannot be saved here")
 
     def export_run(self) -> None:
         """File > Export run…: the Training page's settings and data as a folder that trains headless."""
@@ -443,6 +452,8 @@ class MainWindow(QMainWindow):
             self.show_page(page)
         self._update_status()
         self._update_title()
+        if _is_read_only(project):  # said once, here: every page still browses, predicts and compares
+            self.statusBar().showMessage(self.read_only_line())
 
     def _on_project_closing(self, _project: Any) -> None:
         """Every way a project closes (File > Close, opening or making another) keeps its page and
@@ -475,6 +486,9 @@ class MainWindow(QMainWindow):
 
         self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", shown_name(project.name))
                                    .replace("%2", kind_name(project.kind)))
+        if _is_read_only(project):  # stays after the open's message has gone
+            self.project_label.setText(self.tr("%1, read-only").replace("%1", self.project_label.text()))
+            self.project_label.setToolTip(f"{self.project_label.text()}\n{self.read_only_line()}")
         self.split_label.setText(self.tr("Split: %1").replace("%1", split_name(split)))
         self.progress_label.setText(self.tr("%1 labelled / %2").replace("%1", f"{done:,}").replace("%2", f"{total:,}"))
 
@@ -664,6 +678,10 @@ class MainWindow(QMainWindow):
         self._compact_timer.stop()
         event.accept()
         self.closed.emit()
+
+
+def _is_read_only(project: Any) -> bool:
+    return project is not None and getattr(project, "read_only", False) is True
 
 
 def _same_folder(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

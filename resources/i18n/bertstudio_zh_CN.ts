@@ -2668,173 +2668,183 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="57"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="57"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="58"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="208"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="209"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="290"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="291"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="302"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="311"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="313"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="313"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="314"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="329"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="330"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="356"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="357"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="385"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="391"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="533"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="394"/>
+        <source>Read-only: browse, predict and compare; labels and runs cannot be saved here</source>
+        <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="490"/>
+        <source>%1, read-only</source>
+        <translation>%1，只读</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="547"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="549"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="555"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="569"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="593"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="583"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="597"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="598"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="598"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="144"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="145"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="425"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="434"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="425"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="434"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="468"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="479"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="476"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="487"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="478"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="492"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="479"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="493"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="574"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="561"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="575"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="570"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="576"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="571"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="585"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -3655,27 +3665,27 @@
 <context>
     <name>ResultsFilter</name>
     <message>
-        <location filename="../../bertstudio/ui/results_filter.py" line="43"/>
+        <location filename="../../bertstudio/ui/results_filter.py" line="51"/>
         <source>Words</source>
         <translation>词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_filter.py" line="45"/>
+        <location filename="../../bertstudio/ui/results_filter.py" line="53"/>
         <source>Wrong tags</source>
         <translation>错误的标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_filter.py" line="70"/>
+        <location filename="../../bertstudio/ui/results_filter.py" line="78"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_filter.py" line="78"/>
+        <location filename="../../bertstudio/ui/results_filter.py" line="86"/>
         <source>{k} of {n}: {words}</source>
         <translation>{k} / {n}:{words}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_filter.py" line="83"/>
+        <location filename="../../bertstudio/ui/results_filter.py" line="91"/>
         <source>word · gold · predicted</source>
         <translation>词 · 标准答案 · 预测</translation>
     </message>
@@ -4280,87 +4290,87 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="227"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="262"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="267"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="267"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="279"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4368,96 +4378,96 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="325"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="315"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="327"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="329"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="330"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="320"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="321"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="335"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="324"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="494"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="336"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="506"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="439"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="451"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="441"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="453"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="455"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="456"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="479"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="484"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="479"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="537"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="549"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="574"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="586"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="598"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="610"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -5550,27 +5560,27 @@
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="682"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="678"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="721"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="717"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="741"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="737"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="756"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="752"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="748"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="744"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -5745,82 +5755,82 @@
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="660"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="656"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="738"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="734"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="787"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="783"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="792"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="788"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="789"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="796"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="792"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="797"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="806"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="802"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="813"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="809"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="830"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="826"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="832"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="828"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="836"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="832"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="838"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="834"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="839"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="835"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="871"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="867"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="875"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="871"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

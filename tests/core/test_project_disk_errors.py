@@ -150,3 +150,66 @@ def test_a_failed_write_that_is_not_the_disk_does_not_blame_the_disk() -> None:
     busy = OSError(errno.EACCES, "The process cannot access the file")
     busy.winerror = 32  # type: ignore[attr-defined]
     assert "write access" not in disk_error(busy, Path("/p"), "x").message
+
+
+def test_a_run_folder_that_cannot_be_made_is_one_line_naming_the_runs_folder(tmp_path: Path, monkeypatch) -> None:
+    """Start on a full disk, a read-only medium or a `runs` that is a file: the OSError of mkdir
+    escaped the Train page's slot (nothing shown, a traceback in the log)."""
+    from disk_faults import read_only_medium
+
+    p = _project(tmp_path / "p", rows=2)
+    with monkeypatch.context() as m:
+        read_only_medium(m, p.runs_dir)
+        with pytest.raises(DataError) as refused:
+            p.new_run_dir("run")
+    message = refused.value.message
+    assert message.startswith(f"{p.runs_dir}: cannot create the run folder (Read-only file system)"), message
+    assert "labels.journal" not in message  # no edit failed: the journal note would only mislead
+    p.runs_dir.rmdir()
+    p.runs_dir.write_text("not a folder")
+    with pytest.raises(DataError, match="runs: cannot create the run folder: this is a file"):
+        p.new_run_dir("run")
+    p.close()
+
+
+def test_an_edit_after_the_project_folder_was_renamed_says_so(tmp_path: Path) -> None:
+    """Renamed while open, the next edit said "expected free disk space and write access"."""
+    _project(tmp_path / "rn", rows=2).close()
+    p = Project.open(tmp_path / "rn")
+    os.rename(tmp_path / "rn", tmp_path / "rn2")
+    with pytest.raises(DataError) as refused:
+        p.set_gold("train", 0, "pos")
+    message = refused.value.message
+    assert "moved or renamed while it was open; reopen it from its new place" in message, message
+    assert "disk space" not in message and "write access" not in message
+    p.close(compact=False)
+    with Project.open(tmp_path / "rn2") as again:
+        assert again.gold("train", 0) is None
+
+
+def test_a_project_on_a_read_only_medium_opens_read_only_and_closes_quietly(tmp_path: Path, monkeypatch) -> None:
+    """Taken on a read-only medium with an edit still in its journal (made where it was written):
+    it opens, says it is read-only, refuses edits and runs with that one line, and its close no
+    longer failed on folding that edit ("the edits could not be saved...")."""
+    from disk_faults import read_only_medium
+
+    p = _project(tmp_path / "p", rows=3)
+    p.set_gold("train", 0, "pos")
+    p.close(compact=False)  # the edit travels in labels.journal
+    journal = (tmp_path / "p" / "labels.journal").read_bytes()
+    read_only_medium(monkeypatch, tmp_path / "p")
+    ro = Project.open(tmp_path / "p")
+    assert ro.gold("train", 0) == "pos"
+    for edit in (lambda: ro.set_gold("train", 1, "neg"), lambda: ro.new_run_dir("run"), lambda: ro.add_label("maybe")):
+        with pytest.raises(DataError) as refused:
+            edit()
+        assert refused.value.message == (f"{tmp_path / 'p'}: the project is read-only here (a read-only medium, or no "
+                                         "permission to write in its folder): browse, predict and compare; labels "
+                                         "and runs cannot be saved")
+    assert not ro.compact_if_large(threshold=1)  # the idle timer's fold: nothing to report, nothing raised
+    ro.close()  # quietly: nothing was edited here
+    assert ro.read_only
+    monkeypatch.undo()
+    assert (tmp_path / "p" / "labels.journal").read_bytes() == journal
+    with Project.open(tmp_path / "p") as writable:
+        assert not writable.read_only and [writable.gold("train", r) for r in range(3)] == ["pos", None, None]

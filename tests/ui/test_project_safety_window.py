@@ -138,3 +138,68 @@ def test_an_edit_that_cannot_be_saved_says_so_and_never_reaches_the_undo_stack(q
     window.close()
     with Project.open(project.folder) as again:
         assert [again.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+
+
+def test_a_project_on_a_read_only_medium_says_so_once_and_refuses_edits_without_a_box(qtbot, tmp_path, monkeypatch):
+    """Opened from a read-only medium it said nothing; the first label key popped a box, each one
+    after another, and closing popped "the edits could not be saved" about an edit made where the
+    project was written (still in its journal), not here."""
+    from disk_faults import read_only_medium
+    from PySide6.QtCore import Qt
+
+    project = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", ROWS), "train")
+    project.set_gold("train", 0, "pos")
+    project.close(compact=False)  # the edit travels in labels.journal
+    journal = (tmp_path / "p" / "labels.journal").read_bytes()
+    read_only_medium(monkeypatch, tmp_path / "p")
+    session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    assert window.open_project(str(tmp_path / "p"))
+    said = "Read-only: browse, predict and compare; labels and runs cannot be saved here"
+    assert window.statusBar().currentMessage() == said
+    assert "read-only" in window.project_label.text()
+
+    window.show_page("label")
+    editor = window.pages["label"].editor()
+    editor.go_to(1)
+    editor.setFocus()
+    window.statusBar().clearMessage()
+    for _ in range(3):
+        qtbot.keyClick(editor, Qt.Key.Key_1)
+    assert window.statusBar().currentMessage() == said  # the line again, in the status bar
+    assert session.gold("train", 1) is None and session.undo_stack.count() == 0
+
+    window.close()
+    timer.stop()
+    assert seen == [] and session.project is None  # no box: not per key, not at close
+    monkeypatch.undo()
+    assert (tmp_path / "p" / "labels.journal").read_bytes() == journal
+
+
+def test_start_where_the_run_folder_cannot_be_made_says_why_on_the_train_page(qtbot, tmp_path, monkeypatch,
+                                                                              tiny_model_dir):
+    """A full disk, a read-only `runs`, a `runs` that is a file: Start did nothing visible (the
+    OSError escaped the slot to the log)."""
+    from disk_faults import read_only_medium
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    window.confirm_stop_training = lambda: True
+    project.import_examples(from_records("sentence", [{"text": f"more {i}", "label": "neg pos".split()[i % 2]}
+                                                      for i in range(12)]), "train")
+    train = window.pages["train"]
+    train.set_model_source(str(tiny_model_dir))
+    train.device_combo.setCurrentText("cpu")
+    window.show_page("train")
+    qtbot.waitUntil(train.start_button.isEnabled)
+    read_only_medium(monkeypatch, project.runs_dir)
+    train.start_button.click()
+    assert not train.is_running() and not list(project.runs_dir.iterdir())
+    assert train.error_label.isVisibleTo(train)
+    assert f"{project.runs_dir}: cannot create the run folder (Read-only file system)" in train.error_label.text()
+    monkeypatch.undo()
+    window.close()
