@@ -883,6 +883,18 @@ def _task_folder(data_dir: Path, preset: Any) -> Path:
     return data_dir / (preset.folder or preset.name)
 
 
+def _wrong_kind(data_dir: Path, preset: Any) -> str | None:
+    """What is wrong with a task's folder that is there but not as the GLUE layout has it (its
+    folder a file, its train.tsv or dev.tsv a folder); None where nothing is of the wrong kind."""
+    folder = _task_folder(data_dir, preset)
+    if os.path.lexists(folder) and not folder.is_dir():
+        return f"{folder} is a file (expected a folder holding {', '.join(preset.files.values())})"
+    for split in ("train", "dev"):
+        if split in preset.files and (folder / preset.files[split]).is_dir():
+            return f"{folder / preset.files[split]} is a folder (expected a file)"
+    return None
+
+
 def _trained_tasks(asked: list) -> list:
     """The tasks to train for the tasks asked for: MNLI-mm is MNLI's training, scored on the
     mismatched set too, so it trains MNLI (once) in its place."""
@@ -1011,10 +1023,15 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
             sets[preset.name] = load_sets(config)
         if preset.name in sets or (preset.name in earlier and not earlier[preset.name].mismatched):
             also[preset.name] = _also_scored_set(data_dir, preset, config)
-    missing = [p.name for p in presets if p.name not in sets and p.name not in earlier]
-    if missing and not args.quiet:  # said at the start too: the exit-2 line came only after hours of training
-        sys.stderr.write(f"bertstudio: warning: no train.tsv for {', '.join(missing)} in {_printable(str(data_dir))}: "
+    missing = [p for p in presets if p.name not in sets and p.name not in earlier]
+    absent = [p.name for p in missing if _wrong_kind(data_dir, p) is None]
+    if absent and not args.quiet:  # said at the start too: the exit-2 line came only after hours of training
+        sys.stderr.write(f"bertstudio: warning: no train.tsv for {', '.join(absent)} in {_printable(str(data_dir))}: "
                          "left out, so the average will be partial\n")
+    for preset in missing:  # there, but not what the layout has there: "no train.tsv" sent the person looking
+        if _wrong_kind(data_dir, preset) is not None and not args.quiet:
+            sys.stderr.write(f"bertstudio: warning: {_printable(_wrong_kind(data_dir, preset))}: {preset.name} left "
+                             "out, so the average will be partial\n")
     cancel = threading.Event()
     previous = _with_interrupt(cancel)  # Ctrl-C stops the task's run after its step; what finished is still scored
     try:
@@ -1029,7 +1046,8 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
                 notes.append(f"{preset.name}: finished in an earlier run in {info.folder}; kept (--resume)")
                 continue
             if preset.name not in sets:
-                notes.append(f"{preset.name}: no train.tsv in {_task_folder(data_dir, preset)}; left out")
+                why = _wrong_kind(data_dir, preset) or f"no train.tsv in {_task_folder(data_dir, preset)}"
+                notes.append(f"{preset.name}: {why}; left out")
                 left_out.extend(n for n in asked if _trained_tasks([get_preset(n)])[0].name == preset.name)
                 continue
             if cancel.is_set():  # (a stop read after a task's last step finishes that task: this one says it)
@@ -1102,6 +1120,9 @@ def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: 
         raise ConfigError("the run folders would be written into the data folder", path=root, where="--out",
                           expected=f"a folder outside {data_dir}")
     if not any((_task_folder(data_dir, p) / "train.tsv").is_file() for p in presets):
+        wrong = next((_wrong_kind(data_dir, p) for p in presets if _wrong_kind(data_dir, p) is not None), None)
+        if wrong is not None:
+            raise ConfigError(wrong, where="--data-dir")
         there = next((_task_folder(data_dir, p) / "train.tsv" for p in presets
                       if os.path.lexists(_task_folder(data_dir, p) / "train.tsv")), None)
         if there is not None:  # a FIFO, a folder or a link that leads nowhere: not "no train.tsv"

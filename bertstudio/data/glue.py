@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.table import TableOptions, read_table
+from bertstudio.data.formats.common import read_bytes
+from bertstudio.data.formats.table import TableOptions, read_table, scan_records
 from bertstudio.data.formats.table_write import write_table
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.presets import PRESET_INFO, PresetInfo, find_preset
@@ -30,6 +31,9 @@ class SplitLayout:
     columns: Mapping[str, int | str]
     ncols: int | None = None
     bom: bool = False  # MRPC train/dev start with a UTF-8 BOM (written back the same way)
+    # The release's header (positional layouts with a header): line 1 is checked against it, since
+    # columns are read by position and a reordered header swapped sentence1 and sentence2 silently.
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class GlueTask:
     delimiter: str = "\t"
     label_map: Mapping[str, str] | None = None  # file value -> label name
     score_range: tuple[float, float] | None = None
+    test_rows: int | None = None  # rows of the GLUE release's test set (the server takes exactly these)
 
     @property
     def info(self) -> PresetInfo:
@@ -74,9 +79,10 @@ class GlueTask:
         return self.layouts["train"].columns
 
 
-def _nli_index(labels: tuple[str, ...], n_test: int = 3) -> dict[str, SplitLayout]:
-    lab = SplitLayout(True, {"text": 1, "text_pair": 2, "label": 3}, 4)
-    return {"train": lab, "dev": lab, "test": SplitLayout(True, {"text": 1, "text_pair": 2}, n_test)}
+def _nli_index(first: str = "sentence1", second: str = "sentence2") -> dict[str, SplitLayout]:
+    names = ("index", first, second)
+    lab = SplitLayout(True, {"text": 1, "text_pair": 2, "label": 3}, 4, names=(*names, "label"))
+    return {"train": lab, "dev": lab, "test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3, names=names)}
 
 
 _NLI3 = ("entailment", "neutral", "contradiction")
@@ -87,11 +93,17 @@ def _names(*names: str) -> dict[str, Any]:
     Hugging Face's glue datasets give them, in id order (so "positive class = id 1" holds), and
     the map that reads ids as names and writes names back as ids."""
     return {"labels": names, "label_map": {str(i): name for i, name in enumerate(names)}}
+_MNLI_HEAD = ("index", "promptID", "pairID", "genre", "sentence1_binary_parse", "sentence2_binary_parse",
+              "sentence1_parse", "sentence2_parse", "sentence1", "sentence2")
 _MNLI = {
-    "train": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 12),
-    "dev": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 16),
-    "test": SplitLayout(True, {"text": 8, "text_pair": 9}, 10),
+    "train": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 12, names=(*_MNLI_HEAD, "label1", "gold_label")),
+    "dev": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 16,
+                       names=(*_MNLI_HEAD, "label1", "label2", "label3", "label4", "label5", "gold_label")),
+    "test": SplitLayout(True, {"text": 8, "text_pair": 9}, 10, names=_MNLI_HEAD),
 }
+_QQP_HEAD = ("id", "qid1", "qid2", "question1", "question2", "is_duplicate")
+_MRPC_HEAD = ("#1 ID", "#2 ID", "#1 String", "#2 String")
+_STSB_HEAD = ("index", "genre", "filename", "year", "old_index", "source1", "source2", "sentence1", "sentence2")
 
 GLUE_TASKS: dict[str, GlueTask] = {
     "CoLA": GlueTask(
@@ -99,57 +111,61 @@ GLUE_TASKS: dict[str, GlueTask] = {
         layouts={
             "train": SplitLayout(False, {"text": 3, "label": 1}, 4),
             "dev": SplitLayout(False, {"text": 3, "label": 1}, 4),
-            "test": SplitLayout(True, {"text": 1}, 2),
+            "test": SplitLayout(True, {"text": 1}, 2, names=("index", "sentence")),
         },
+        test_rows=1063,
     ),
     "SST-2": GlueTask(
         "SST-2", **_names("negative", "positive"),
         layouts={
-            "train": SplitLayout(True, {"text": 0, "label": 1}, 2),
-            "dev": SplitLayout(True, {"text": 0, "label": 1}, 2),
-            "test": SplitLayout(True, {"text": 1}, 2),
+            "train": SplitLayout(True, {"text": 0, "label": 1}, 2, names=("sentence", "label")),
+            "dev": SplitLayout(True, {"text": 0, "label": 1}, 2, names=("sentence", "label")),
+            "test": SplitLayout(True, {"text": 1}, 2, names=("index", "sentence")),
         },
+        test_rows=1821,
     ),
     "MRPC": GlueTask(
         "MRPC", **_names("not_equivalent", "equivalent"),
         layouts={
-            "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
-            "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
-            "test": SplitLayout(True, {"text": 3, "text_pair": 4}, 5),
+            "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True, names=("Quality", *_MRPC_HEAD)),
+            "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True, names=("Quality", *_MRPC_HEAD)),
+            "test": SplitLayout(True, {"text": 3, "text_pair": 4}, 5, names=("index", *_MRPC_HEAD)),
         },
+        test_rows=1725,
     ),
     "STS-B": GlueTask(
         "STS-B", (),
         {
-            "train": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10),
-            "dev": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10),
-            "test": SplitLayout(True, {"text": 7, "text_pair": 8}, 9),
+            "train": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10, names=(*_STSB_HEAD, "score")),
+            "dev": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10, names=(*_STSB_HEAD, "score")),
+            "test": SplitLayout(True, {"text": 7, "text_pair": 8}, 9, names=_STSB_HEAD),
         },
-        score_range=(0.0, 5.0),
+        score_range=(0.0, 5.0), test_rows=1379,
     ),
     "QQP": GlueTask(
         "QQP", **_names("not_duplicate", "duplicate"),
         layouts={
-            "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
-            "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
-            "test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3),
+            "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6, names=_QQP_HEAD),
+            "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6, names=_QQP_HEAD),
+            "test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3, names=("id", "question1", "question2")),
         },
+        test_rows=390965,
     ),
     "MNLI": GlueTask(
         "MNLI", _NLI3, _MNLI,
-        files={"train": "train.tsv", "dev": "dev_matched.tsv", "test": "test_matched.tsv"},
+        files={"train": "train.tsv", "dev": "dev_matched.tsv", "test": "test_matched.tsv"}, test_rows=9796,
     ),
     "MNLI-mm": GlueTask(
         "MNLI-mm", _NLI3, _MNLI, folder="MNLI",
-        files={"train": "train.tsv", "dev": "dev_mismatched.tsv", "test": "test_mismatched.tsv"},
+        files={"train": "train.tsv", "dev": "dev_mismatched.tsv", "test": "test_mismatched.tsv"}, test_rows=9847,
     ),
-    "QNLI": GlueTask("QNLI", ("entailment", "not_entailment"), _nli_index(())),
-    "RTE": GlueTask("RTE", ("entailment", "not_entailment"), _nli_index(())),
-    "WNLI": GlueTask("WNLI", **_names("not_entailment", "entailment"), layouts=_nli_index(())),
+    "QNLI": GlueTask("QNLI", ("entailment", "not_entailment"), _nli_index("question", "sentence"), test_rows=5463),
+    "RTE": GlueTask("RTE", ("entailment", "not_entailment"), _nli_index(), test_rows=3000),
+    "WNLI": GlueTask("WNLI", **_names("not_entailment", "entailment"), layouts=_nli_index(), test_rows=146),
     "AX": GlueTask(
         "AX", _NLI3,
-        {"test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3)},
-        files={"test": "diagnostic.tsv"}, folder="diagnostic",
+        {"test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3, names=("index", "sentence1", "sentence2"))},
+        files={"test": "diagnostic.tsv"}, folder="diagnostic", test_rows=1104,
     ),
 }
 
@@ -242,8 +258,13 @@ def resolve_file(task: GlueTask, data_dir_or_file: str | os.PathLike[str], split
     if split not in task.files:
         raise ConfigError(f"{task.name} has no {split!r} split", expected=" | ".join(task.files))
     for cand in (p / task.files[split], p / (task.folder or task.name) / task.files[split]):
-        if cand.is_file():
+        if cand.is_dir():  # there, but not a file: "no dev file" sent the person looking for it
+            raise DataError("is a folder", path=cand, expected="a file")
+        if os.path.lexists(cand):  # a file, or a FIFO / dangling link the reader refuses by name
             return cand
+    if p.is_dir() and os.path.lexists(p / (task.folder or task.name)) and not (p / (task.folder or task.name)).is_dir():
+        raise DataError("is a file", path=p / (task.folder or task.name),
+                        expected=f"a folder holding {task.files[split]}")
     raise DataError(f"no {split} file for {task.name}", path=p, expected=f"{task.files[split]} in this folder")
 
 
@@ -273,12 +294,60 @@ def submission_value(task: GlueTask, prediction: Mapping[str, Any]) -> str:
 def submission_index(task: GlueTask, data_dir_or_file: str | os.PathLike[str]) -> list[str]:
     """The ``index`` of each row of the task's test file, in the order ``load_glue(task, ...,
     split="test")`` reads them: the first column, which every GLUE test file starts with (QQP
-    calls it id), read by the same reader as the texts so the rows line up; the row number
-    where that column is not all whole numbers (a file of another layout)."""
+    calls it id), read by the same reader as the texts so the rows line up. A DataError for a
+    file the server would reject or score wrongly: another row count than the GLUE release's
+    test set, an index that is not a whole number, or one that occurs twice. The row number
+    for a preset whose test file has no index column."""
     path = resolve_file(task, data_dir_or_file, "test")
+    _check_header(task, "test", path)
     opts = replace(_options(task, "test"), columns={"text": 0}, label_map=None, score_range=None)
-    first = read_table(path, "sentence", opts).dataset["text"]
-    return [v.strip() for v in first] if all(v.strip().isdigit() for v in first) else [str(i) for i in range(len(first))]
+    first = [v.strip() for v in read_table(path, "sentence", opts).dataset["text"]]
+    layout = task.layouts["test"]
+    if task.test_rows is not None and len(first) != task.test_rows:
+        raise DataError(f"{len(first):,} rows", path=path,
+                        expected=f"the {task.test_rows:,} rows of GLUE's {task.name} test set")
+    if not (layout.names and layout.names[0].lower() in ("index", "id")):
+        return [str(i) for i in range(len(first))]
+    seen: dict[str, int] = {}
+    for row, value in enumerate(first):
+        if not value.isdigit() or value in seen:
+            lines = [line for line, _f in scan_records(read_bytes(path).decode("utf-8", "replace").lstrip("\ufeff"),
+                                                        task.delimiter, task.quoting)]
+            problem = (f"index {value!r} is not a whole number" if not value.isdigit()
+                       else f"index {value} again (first on line {lines[seen[value] + 1]})")
+            raise DataError(problem, path=path, where=f"line {lines[row + 1]}",
+                            expected="each test row's own index, once, as in the GLUE release")
+        seen[value] = row
+    return first
+
+
+def _written_header(layout: SplitLayout) -> list[str]:
+    """The header :func:`save_glue` writes for a positional layout (its own names, not the release's)."""
+    n = layout.ncols or (max(v for v in layout.columns.values() if isinstance(v, int)) + 1)
+    head = ["index"] + [f"col{i}" for i in range(1, n)]
+    for c, i in layout.columns.items():
+        head[i] = {"text": "sentence1", "text_pair": "sentence2", "label": "label"}[c]
+    return head
+
+
+def _check_header(t: GlueTask, split: str, path: Path) -> None:
+    """Line 1 of a positional file with a header names, at each column read, what the GLUE
+    release (or :func:`save_glue`) has there: the columns are taken by position, so a reordered
+    header (sentence2 before sentence1) trained and scored on swapped pairs without a word."""
+    layout = t.layouts.get(split) or t.layouts["train"]
+    if not (layout.header and layout.names) or not all(isinstance(v, int) for v in layout.columns.values()):
+        return
+    text = read_bytes(path, head=1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
+    line, fields = next(scan_records(text, t.delimiter, t.quoting), (1, []))
+    if len(fields) != len(layout.names):
+        return  # the reader says "found N columns (expected M)"
+    n = len(fields)
+    read = {v + n if v < 0 else v for v in layout.columns.values()} | ({0} if layout.names[0] in ("index", "id") else set())
+    written = _written_header(layout)
+    cells = [f.strip().lower() for f in fields]
+    if any(cells[i] not in (layout.names[i].lower(), written[i].lower()) for i in read):
+        raise DataError(f'header "{" ".join(f.strip() for f in fields)}"', path=path, where=f"line {line}",
+                        expected=f'"{" ".join(layout.names)}"')
 
 
 def _options(t: GlueTask, split: str) -> TableOptions:
@@ -301,6 +370,8 @@ def load_glue(
     split = {"validation": "dev", "val": "dev"}.get(split or "", split)
     path = resolve_file(t, data_dir_or_file, split or "train")
     split = split or split_of(path, t)
+    if split in t.layouts:
+        _check_header(t, split, path)
     opts = _options(t, split)
     return read_table(path, t.kind, opts, labels=list(t.labels) if t.labels else None, require_labels=require_labels)
 
@@ -347,10 +418,7 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
     pos = {c: (v + n if v < 0 else v) for c, v in layout.columns.items()}
     buf = io.StringIO()
     if layout.header:
-        head = ["index"] + [f"col{i}" for i in range(1, n)]
-        for c, i in pos.items():
-            head[i] = {"text": "sentence1", "text_pair": "sentence2", "label": "label"}[c]
-        buf.write("\t".join(head) + "\n")
+        buf.write("\t".join(_written_header(layout)) + "\n")
     ds = examples.dataset.with_format("arrow")
     row = 0
     spec = examples.spec

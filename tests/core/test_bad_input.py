@@ -42,7 +42,9 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("glue_mrpc_bad_label_train.tsv", {"glue_task": "MRPC"}, "unknown label '2' (expected one of '0', '1')", "line 3"),
     ("glue_sst2_empty_sentence_train.tsv", {"glue_task": "SST-2"}, "empty text", "line 3"),
     ("glue_qnli_missing_label_dev.tsv", {"glue_task": "QNLI", "require_labels": True}, "row has no label", "line 3"),
-    ("glue_wnli_header_missing_train.tsv", {"glue_task": "WNLI"}, "header but no rows", None),
+    # its one data row stands where GLUE's header is: line 1 is checked against the release's names
+    ("glue_wnli_header_missing_train.tsv", {"glue_task": "WNLI"},
+     'header "0 A. B. 1" (expected "index sentence1 sentence2 label")', "line 1"),
     ("snli_bad_label_dev.tsv", {"glue_task": "SNLI"}, "unknown label '-' (expected one of '0', '1', '2')", "line 3"),
     ("jsonl_truncated.jsonl", {}, "invalid JSON", "line 2, column"),
     ("jsonl_not_object.jsonl", {}, "a JSON list, not an object", "line 2"),

@@ -1,0 +1,62 @@
+"""GLUE-layout files read by position: line 1 checked against the release's header, and paths
+of the wrong kind named as such (not "missing")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bertstudio.cli import EXIT_USAGE
+from bertstudio.data.glue import load_glue
+from bertstudio.errors import DataError
+from test_cli import run
+from test_cli_glue import write_rte
+
+
+def _reorder(path: Path) -> None:
+    """sentence2 before sentence1, header and rows alike: a consistent file of another layout."""
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+    path.write_text("".join("\t".join([r[0], r[2], r[1], *r[3:]]) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_a_reordered_header_is_refused_naming_line_1_and_the_expected_header(tmp_path) -> None:
+    write_rte(tmp_path / "RTE")
+    _reorder(tmp_path / "RTE" / "dev.tsv")
+    assert len(load_glue("RTE", tmp_path, "train")) == 8  # the untouched split reads as before
+    with pytest.raises(DataError) as info:
+        load_glue("RTE", tmp_path, "dev")
+    assert str(info.value) == (f'{tmp_path / "RTE" / "dev.tsv"}, line 1: header "index sentence2 sentence1 label" '
+                               '(expected "index sentence1 sentence2 label")')
+
+
+def test_headers_are_compared_without_case_and_the_ones_save_glue_wrote_still_read(tmp_path) -> None:
+    write_rte(tmp_path / "RTE")
+    dev = tmp_path / "RTE" / "dev.tsv"
+    lines = dev.read_text(encoding="utf-8").splitlines(keepends=True)
+    dev.write_text("INDEX\tSentence1\tSentence2\tLabel\n" + "".join(lines[1:]), encoding="utf-8")
+    assert len(load_glue("RTE", tmp_path, "dev")) == 8
+    sts = tmp_path / "STS-B" / "dev.tsv"  # the header save_glue writes for STS-B (col1.. and label)
+    sts.parent.mkdir()
+    sts.write_text("index\tcol1\tcol2\tcol3\tcol4\tcol5\tcol6\tsentence1\tsentence2\tlabel\n"
+                   "0\t\t\t\t\t\t\ta cat\ta dog\t2.5\n", encoding="utf-8")
+    assert load_glue("STS-B", tmp_path, "dev").dataset["label"] == [2.5]
+
+
+def test_a_dev_file_that_is_a_folder_is_named_as_a_folder(tmp_path) -> None:
+    (tmp_path / "SST-2" / "dev.tsv").mkdir(parents=True)
+    with pytest.raises(DataError) as info:
+        load_glue("SST-2", tmp_path, "dev")
+    assert str(info.value) == f"{tmp_path / 'SST-2' / 'dev.tsv'}: is a folder (expected a file)"
+
+
+def test_a_task_folder_that_is_a_file_is_named_as_a_file(tmp_path, capsys) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "RTE").write_text("x", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_glue("RTE", tmp_path / "data", "dev")
+    assert f"{tmp_path / 'data' / 'RTE'}: is a file (expected a folder holding dev.tsv)" == str(info.value)
+    code, out, err = run(["glue", "--tasks", "RTE", "--data-dir", str(tmp_path / "data"), "--model", "unused",
+                          "--out", str(tmp_path / "out")], capsys)
+    assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1, err
+    assert f"{tmp_path / 'data' / 'RTE'} is a file (expected a folder holding train.tsv" in err
