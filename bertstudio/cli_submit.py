@@ -3,8 +3,9 @@ test sets, written as the zip gluebenchmark.com scores (see :mod:`bertstudio.tra
 
 One line per file written (its rows) on stdout, then one naming the tasks left out and why;
 progress on stderr. Exit 0 when a file was written; 2 for bad input (RUNS_DIR not a glue
-folder, no --data-dir, an existing zip without --overwrite, a test file that cannot be read),
-and then no zip is written.
+folder, no --data-dir, an existing zip without --overwrite, a test file that cannot be read, is
+not the GLUE release's (its row count, a repeated index), or is missing for a finished task
+without --allow-missing), and then no zip is written.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--batch-size", type=int, help="examples per forward pass (default: 64)")
     p.add_argument("--precision", default="auto", choices=("auto", "fp32", "bf16", "fp16"),
                    help="auto (as training runs on this machine) | fp32 (exact) | bf16 | fp16")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="leave a finished task whose test file is not in --data-dir out of the zip (without it: "
+                        "refused, exit 2)")
 
 
 def _check_zip_path(path: Path, overwrite: bool) -> None:
@@ -62,7 +66,8 @@ def cmd_glue_submission(args: argparse.Namespace, out: TextIO) -> int:
             sys.stderr.write(f"== {name} ({by}{test})\n")
 
     submission = predict_submission(args.runs_dir, args.data_dir, on_task=on_task, callbacks=phases,
-                                    batch_size=args.batch_size, precision=args.precision)
+                                    batch_size=args.batch_size, precision=args.precision,
+                                    allow_missing=args.allow_missing)
     if not submission.files:
         why = "; ".join(f"{n}: {r}" for n, r in submission.missing.items())
         raise ConfigError(f"no GLUE test set could be predicted ({why})", path=args.runs_dir, where="RUNS_DIR",

@@ -65,12 +65,34 @@ def submission_file_text(task: Any, index: list[str], predictions: list[dict[str
     return "index\tprediction\n" + "".join(f"{i}\t{submission_value(task, p)}\n" for i, p in zip(index, predictions))
 
 
+def _tasks_predicted(name: str) -> list[Any]:
+    """The GLUE sets a task's model predicts: its own, then those of :data:`ALSO_PREDICTED`."""
+    return [get_preset(name), *(get_preset(n) for n in ALSO_PREDICTED.get(name, ()))]
+
+
+def _test_files(name: str, data: Path) -> list[Path]:
+    return [data / (task.folder or task.name) / task.files["test"] for task in _tasks_predicted(name)]
+
+
+def _why_absent(test: Path) -> str | None:
+    """Why a test file is not there to read; None where something is (a FIFO or a dangling link is
+    the reader's to refuse, by name)."""
+    if test.is_dir():
+        return f"{test} is a folder (expected a file)"
+    if os.path.lexists(test.parent) and not test.parent.is_dir():
+        return f"{test.parent} is a file (expected a folder holding {test.name})"
+    return None if os.path.lexists(test) else f"no {test.name} in {test.parent}"
+
+
 def predict_submission(runs_dir: str | os.PathLike[str], data_dir: str | os.PathLike[str], *,
                        on_task: Callable[[str, str, Path], None] | None = None, callbacks: Iterable[Callable] = (),
-                       batch_size: int | None = None, precision: str = "auto") -> Submission:
+                       batch_size: int | None = None, precision: str = "auto",
+                       allow_missing: bool = False) -> Submission:
     """Predict every GLUE test set a finished run of ``runs_dir`` can (its own, and those of
     :data:`ALSO_PREDICTED`); ``on_task(set, run task, test file)`` as each begins. A test
-    file that cannot be read, or a model that does not fit it, raises (nothing half-submitted)."""
+    file that cannot be read, or a model that does not fit it, raises (nothing half-submitted);
+    so does a finished task's test file that is not there, before any prediction, unless
+    ``allow_missing`` (then the task is in ``missing``)."""
     from bertstudio.train.engine import EVAL_BATCH_SIZE, evaluate
     from bertstudio.train.rundir import MODEL, read_config, run_finished
 
@@ -81,8 +103,14 @@ def predict_submission(runs_dir: str | os.PathLike[str], data_dir: str | os.Path
         raise ConfigError(f"the GLUE data folder {problem}", path=data, where="--data-dir", expected=GLUE_LAYOUT)
     done: dict[str, SubmissionFile] = {}
     missing: dict[str, str] = {}
+    absent = {test: why for name, folder in runs.items() if run_finished(folder)
+              for test in _test_files(name, data) if (why := _why_absent(test)) is not None}
+    if absent and not allow_missing:  # a trained task left out for lack of its test file: a partial submission
+        raise ConfigError("; ".join(absent.values()), path=data, where="--data-dir",
+                          expected="each finished task's test file in the GLUE layout, or --allow-missing to "
+                                   "leave those tasks out of the zip")
+    planned = []  # every test file read and checked before the first (long) prediction
     for name, folder in runs.items():
-        preset = get_preset(name)
         if not run_finished(folder):
             missing[name] = f"its run in {folder} has not finished"
             continue
@@ -90,19 +118,18 @@ def predict_submission(runs_dir: str | os.PathLike[str], data_dir: str | os.Path
         if saved is not None and saved.glue_task and get_preset(saved.glue_task).name != name:
             raise ConfigError(f"the run in the {name} folder was trained for {saved.glue_task}", path=folder,
                               where="RUNS_DIR", expected="the folders bertstudio glue wrote, as it named them")
-        for task in (preset, *(get_preset(n) for n in ALSO_PREDICTED.get(name, ()))):
-            test = data / (task.folder or task.name) / task.files["test"]
-            if not os.path.lexists(test):  # a FIFO or a folder there is load_glue's to refuse, by name
-                missing[task.name] = f"no {task.files['test']} in {test.parent}"
+        for task, test in zip(_tasks_predicted(name), _test_files(name, data)):
+            if test in absent:
+                missing[task.name] = absent[test] + ", left out by --allow-missing"
                 continue
-            if on_task is not None:
-                on_task(task.name, name, test)
-            examples = load_glue(task, test, split="test")
-            index = submission_index(task, test)
-            _metrics, rows = evaluate(folder / MODEL, examples, batch_size=batch_size or EVAL_BATCH_SIZE,
-                                      callbacks=callbacks, precision=precision)
-            done[task.name] = SubmissionFile(submission_file(task), task.name, len(rows),
-                                             submission_file_text(task, index, rows))
+            planned.append((task, name, folder, test, load_glue(task, test, split="test"), submission_index(task, test)))
+    for task, name, folder, test, examples, index in planned:
+        if on_task is not None:
+            on_task(task.name, name, test)
+        _metrics, rows = evaluate(folder / MODEL, examples, batch_size=batch_size or EVAL_BATCH_SIZE,
+                                  callbacks=callbacks, precision=precision)
+        done[task.name] = SubmissionFile(submission_file(task), task.name, len(rows),
+                                         submission_file_text(task, index, rows))
     for name in GLUE_TASKS:
         if name not in done and name not in missing:
             owner = next((t for t, also in ALSO_PREDICTED.items() if name in also), name)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bertstudio.cli import EXIT_OK, EXIT_USAGE, main
+from bertstudio.data import glue
 from bertstudio.data.glue import get_preset, submission_value
 from test_cli import run
 from test_cli_glue import TINY, _PAIRS, _tsv, write_mnli, write_rte
@@ -17,6 +19,14 @@ from test_cli_glue import TINY, _PAIRS, _tsv, write_mnli, write_rte
 # The label values the GLUE server accepts per file (its submission instructions).
 _NLI3 = {"entailment", "neutral", "contradiction"}
 _SERVER_LABELS = {"RTE.tsv": {"entailment", "not_entailment"}, "MNLI-m.tsv": _NLI3, "MNLI-mm.tsv": _NLI3, "AX.tsv": _NLI3}
+
+
+@pytest.fixture(autouse=True)
+def tiny_test_sets(monkeypatch) -> None:
+    """The tiny folders' test sets stand for GLUE's: their row counts are the official ones here
+    (a test file of another size is refused, as a cut copy of the release must be)."""
+    for name, rows in {"RTE": 8, "MNLI": 9, "MNLI-mm": 9, "AX": 5}.items():
+        monkeypatch.setitem(glue.PRESETS, name, replace(glue.PRESETS[name], test_rows=rows))
 
 
 def _number_test_rows(path: Path, start: int) -> None:
@@ -67,18 +77,81 @@ def test_zip_holds_the_servers_files(glue_runs, tmp_path, capsys) -> None:
     assert "== MNLI-mm (MNLI's model" in err and "== AX (MNLI's model" in err
 
 
-def test_a_missing_test_file_is_named_and_the_rest_written(glue_runs, tmp_path, capsys) -> None:
+def test_a_missing_test_file_is_refused_unless_allow_missing(glue_runs, tmp_path, capsys) -> None:
+    """A finished task left out of the zip for lack of its test file is a partial submission:
+    refused before any prediction (exit 2, no zip), as glue exits 2 for a task whose data is
+    missing; --allow-missing writes the rest and says which were left out."""
     data, runs = glue_runs
     partial = tmp_path / "data"
     write_rte(partial / "RTE")  # no MNLI folder, no diagnostic set
     target = tmp_path / "s.zip"
-    code, out, err = run(["--quiet", "glue-submission", str(runs), "--data-dir", str(partial), "--out", str(target)],
-                         capsys)
+    code, out, err = run(["glue-submission", str(runs), "--data-dir", str(partial), "--out", str(target)], capsys)
+    assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "test_matched.tsv" in err and "diagnostic.tsv" in err and "--allow-missing" in err
+    assert not target.exists()
+    code, out, err = run(["--quiet", "glue-submission", str(runs), "--data-dir", str(partial), "--out", str(target),
+                          "--allow-missing"], capsys)
     assert code == EXIT_OK, err
     assert zipfile.ZipFile(target).namelist() == ["RTE.tsv"]
     missing = next(line for line in out.splitlines() if line.startswith("not in the zip: "))
     assert "MNLI-m (" not in missing  # the file is MNLI-m.tsv; the line names tasks
     assert "MNLI (no test_matched.tsv in" in missing and "AX (no diagnostic.tsv in" in missing
+    assert "--allow-missing" in missing
+
+
+def _submit(runs: Path, data: Path, target: Path, capsys, *flags: str) -> tuple[int, str, str]:
+    return run(["--quiet", "glue-submission", str(runs), "--data-dir", str(data), "--out", str(target), *flags], capsys)
+
+
+def _copy_rte(data: Path, to: Path) -> Path:
+    (to / "RTE").mkdir(parents=True)
+    for f in ("train.tsv", "dev.tsv", "test.tsv"):
+        (to / "RTE" / f).write_bytes((data / "RTE" / f).read_bytes())
+    return to / "RTE" / "test.tsv"
+
+
+def test_a_test_file_of_another_row_count_than_glues_is_refused(glue_runs, tmp_path, capsys) -> None:
+    data, runs = glue_runs
+    test = _copy_rte(data, tmp_path / "data")
+    test.write_text("".join(test.read_text(encoding="utf-8").splitlines(keepends=True)[:6]), encoding="utf-8")
+    target = tmp_path / "s.zip"
+    code, out, err = _submit(runs, tmp_path / "data", target, capsys, "--allow-missing")
+    assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
+    assert str(test) in err and "5 rows" in err and "the 8 rows of GLUE's RTE test set" in err
+    assert not target.exists()
+
+
+def test_a_repeated_test_index_is_refused_naming_its_line(glue_runs, tmp_path, capsys) -> None:
+    data, runs = glue_runs
+    test = _copy_rte(data, tmp_path / "data")
+    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = "\t".join(["101", *lines[4].split("\t")[1:]])  # line 5 repeats line 3's index
+    test.write_text("".join(lines), encoding="utf-8")
+    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1, err
+    assert str(test) in err and "line 5" in err and "101" in err and "line 3" in err
+    assert not (tmp_path / "s.zip").exists()
+
+
+def test_a_reordered_test_header_is_refused(glue_runs, tmp_path, capsys) -> None:
+    data, runs = glue_runs
+    test = _copy_rte(data, tmp_path / "data")
+    rows = [line.split("\t") for line in test.read_text(encoding="utf-8").splitlines()]
+    test.write_text("".join(f"{r[0]}\t{r[2]}\t{r[1]}\n" for r in rows), encoding="utf-8")
+    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1, err
+    assert str(test) in err and "line 1" in err and '"index sentence1 sentence2"' in err
+
+
+def test_a_test_path_of_the_wrong_kind_is_named_as_such(glue_runs, tmp_path, capsys) -> None:
+    data, runs = glue_runs
+    (tmp_path / "d1" / "RTE" / "test.tsv").mkdir(parents=True)
+    code, out, err = _submit(runs, tmp_path / "d1", tmp_path / "s.zip", capsys)
+    assert code == EXIT_USAGE and str(tmp_path / "d1" / "RTE" / "test.tsv") + " is a folder (expected a file)" in err
+    (tmp_path / "d2").mkdir()
+    (tmp_path / "d2" / "RTE").write_text("x", encoding="utf-8")
+    code, out, err = _submit(runs, tmp_path / "d2", tmp_path / "s.zip", capsys)
+    assert code == EXIT_USAGE and str(tmp_path / "d2" / "RTE") + " is a file (expected a folder" in err, err
 
 
 def test_an_existing_zip_is_replaced_only_with_overwrite(glue_runs, tmp_path, capsys) -> None:
