@@ -6,6 +6,7 @@ without a run is shown as missing, never as zero), under a chosen convention.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
@@ -19,7 +20,7 @@ from bertstudio.train.rundir import RunInfo
 from bertstudio.ui import theme
 from bertstudio.ui.metrics_panel import SMALL_EVAL
 from bertstudio.ui.run_reader import READING
-from bertstudio.ui.runs_page import all_runs
+from bertstudio.ui.runs_page import all_runs, run_titles
 
 log = logging.getLogger(__name__)
 # metrics.CONVENTIONS' notes, marked for lupdate; tests/ui/test_translation.py checks they match
@@ -93,6 +94,7 @@ class ScoreboardPage(QWidget):
     def refresh(self, *_: object) -> None:
         infos = self.session.run_reader.infos(all_runs(self.session))
         results, names = best_results(infos)
+        titles = run_titles(info.folder for info in infos)  # as the Runs page names them (job2/SST-2, job5/SST-2)
         board = glue_score(results, self.convention())
         self.board = board
         rows = board.rows()
@@ -109,7 +111,7 @@ class ScoreboardPage(QWidget):
                 elif row.partial:
                     detail += "  " + self.tr("(partial)")
             info = names.get(canonical_task(task)) if is_glue_task(task) else None
-            run = info.name if info is not None else ""
+            run = titles.get(Path(info.folder), info.name) if info is not None else ""
             if info is not None and not row.missing:
                 detail += "  " + self._scored_on(info)
             for col, text in enumerate((row.name, score, detail, run)):
@@ -127,6 +129,7 @@ class ScoreboardPage(QWidget):
                 k=board.n_missing, names=", ".join(board.missing))
         elif board.partial:  # every entry there, one of them in part (MNLI without mismatched), as the CLI says
             summary += "  " + self.tr("(some parts missing; partial average, not comparable with a full score)")
+        summary += self._mixed_note(board, names)
         last = len(rows)
         for col, text in enumerate((self.tr("Average"), board.average_text(), summary, "")):
             item = QTableWidgetItem(text)
@@ -144,6 +147,18 @@ class ScoreboardPage(QWidget):
             hint = self.tr("Reading %n run(s)…", "", reading) + ("  " + hint if hint else "")
         self.hint.setText(hint)
         self.hint.setVisible(bool(hint))
+
+    def _mixed_note(self, board: Any, names: dict[str, RunInfo]) -> str:
+        """The best run of each task is picked across every run listed: from two ``bertstudio glue``
+        jobs, the average matched neither job's, without a word. Said, with the folders."""
+        tasks = [canonical_task(r.name.split()[0]) for r in board.present if is_glue_task(r.name.split()[0])]
+        counted = [names[t] for t in tasks if t in names]
+        folders = list(dict.fromkeys(Path(info.folder).parent for info in counted))
+        if len(folders) < 2:
+            return ""
+        return "  " + self.tr("(best runs from {n} folders: {names}; the average mixes their runs, which may differ "
+                              "in model, settings and evaluation rows)").format(
+            n=len(folders), names=", ".join(f.name for f in folders))
 
     def _scored_on(self, info: RunInfo) -> str:
         """What the score rests on: a run scored on 2 training rows it held out read as the

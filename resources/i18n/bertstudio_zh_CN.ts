@@ -4475,149 +4475,154 @@
 <context>
     <name>ScoreboardPage</name>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="27"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="28"/>
         <source>GLUE leaderboard: mean of each task&apos;s metrics, MNLI = mean of m/mm, WNLI left out</source>
         <translation>GLUE 排行榜:每个任务取其各指标的平均值，MNLI = m/mm 的平均值，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="28"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="29"/>
         <source>BERT paper Table 1: F1 for MRPC/QQP, Spearman for STS-B, MCC for CoLA, accuracy elsewhere; MNLI-m and MNLI-mm apart; WNLI left out</source>
         <translation>BERT 论文表 1:MRPC/QQP 用 F1，STS-B 用 Spearman，CoLA 用 MCC，其余用准确率；MNLI-m 与 MNLI-mm 分开计；不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="30"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="31"/>
         <source>main metric of each task, MNLI matched only, WNLI left out</source>
         <translation>每个任务的主要指标，MNLI 只计 matched，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
         <source>GLUE leaderboard</source>
         <translation>GLUE 排行榜</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
         <source>BERT paper (Table 1)</source>
         <translation>BERT 论文(表 1)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
         <source>One metric per task</source>
         <translation>每个任务一个指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="70"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="70"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="70"/>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="70"/>
         <source>Best run</source>
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="77"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="78"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="106"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="106"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="108"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="110"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="112"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="122"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="124"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="126"/>
         <source>no task has a finished run yet</source>
         <translation>还没有任务有已完成的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="128"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="131"/>
         <source>(some parts missing; partial average, not comparable with a full score)</source>
         <translation>(部分内容缺失；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="131"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="134"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="147"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="156"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="159"/>
+        <source>(best runs from {n} folders: {names}; the average mixes their runs, which may differ in model, settings and evaluation rows)</source>
+        <translation>（各任务的最佳运行来自 {n} 个文件夹：{names}；平均分混合了这些运行，它们的模型、设置和评估行可能不同）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="171"/>
         <source>(on {n} training examples held out, not the task&apos;s dev set)</source>
         <translation>（基于留出的 {n} 个训练样例，而非该任务的开发集）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="173"/>
         <source>(on {n} examples)</source>
         <translation>（基于 {n} 个样例）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="160"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="175"/>
         <source>too few to compare runs</source>
         <translation>样例太少，无法比较运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="166"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="181"/>
         <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
         <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="175"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="190"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="177"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="192"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="180"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="195"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="181"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="196"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>

@@ -181,3 +181,30 @@ def test_a_score_just_below_1_does_not_show_as_100(qtbot, tmp_path):
     assert rows["QNLI"][0] == "99.98" and "QNLI accuracy 99.98" in rows["QNLI"][1]
     assert rows["Average"][0] == "99.98"
     project.close(compact=False)
+
+
+def test_best_runs_from_two_glue_jobs_are_named_by_job_and_the_mix_is_said(qtbot, tmp_path):
+    """Two `bertstudio glue` jobs open: the Best run column said "SST-2" for job5's run, and the
+    average (of job5's SST-2 and job2's RTE) matched neither job's without a word."""
+    project = Project.create(tmp_path / "proj", name="g", kind="pair", labels=["0", "1"])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    runs = {("job2", "SST-2"): 0.517, ("job5", "SST-2"): 0.62, ("job2", "RTE"): 0.527}
+    for (job, task), accuracy in runs.items():
+        _run(tmp_path / job / task, task, "sentence" if task == "SST-2" else "pair", {"accuracy": accuracy})
+        add_external_run(session, tmp_path / job / task)
+    page = ScoreboardPage(session)
+    qtbot.addWidget(page)
+    rows = _rows(page)
+    assert rows["SST-2"][0] == "62.0" and rows["SST-2"][2] == "job5/SST-2"  # as the Runs page names it
+    assert rows["RTE"][2] == "RTE"  # no other RTE run listed: its own name, as on the Runs page
+    assert "best runs from 2 folders: job5, job2" in rows["Average"][1]
+    # one job alone: nothing to say
+    session2 = ProjectSession(Project.create(tmp_path / "p2", name="h", kind="pair", labels=["0", "1"]),
+                              settings=QSettings(str(tmp_path / "s2.ini"), QSettings.Format.IniFormat))
+    for task in ("SST-2", "RTE"):
+        add_external_run(session2, tmp_path / "job2" / task)
+    one = ScoreboardPage(session2)
+    qtbot.addWidget(one)
+    assert "folders" not in _rows(one)["Average"][1] and _rows(one)["SST-2"][2] == "SST-2"
+    project.close(compact=False)
+    session2.project.close(compact=False)
