@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from bertstudio.metrics.display import format_change, format_metric
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.plots import follow_palette
-from bertstudio.ui.run_words import compare_note
+from bertstudio.ui.run_words import compare_note, metric_name
 from bertstudio.ui.runs_page import run_titles
 
 _COLOURS = {"A": "#1f77b4", "B": "#d62728"}
@@ -179,9 +179,13 @@ class RunCompareDialog(QDialog):
             # the one display rule: 0.99982 is 99.98 (not 100.0), a change that rounds to nothing +0.0 (not -0.0)
             text += "<br>" + self.tr("{m}: {a} → {b} ({d} points; 95% paired bootstrap interval {lo} to "
                                      "{hi}, {k:,} resamples).").format(
-                m=html.escape(c.metric), a=format_metric(c.metric, c.a), b=format_metric(c.metric, c.b),
+                m=html.escape(metric_name(c.metric)), a=format_metric(c.metric, c.a), b=format_metric(c.metric, c.b),
                 d=format_change(c.metric, c.delta), lo=format_change(c.metric, c.low),
                 hi=format_change(c.metric, c.high), k=c.resamples)
+            # the p and the interval resample the evaluation rows, not the training: two seeds of one
+            # setting differ on a tenth of MRPC's dev rows, and neither number knows it
+            text += " " + self.tr("Both resample the evaluation rows only: the same settings trained with another "
+                                  "seed can differ too (Seeds on the Train page measures by how much).")
         elif r.note:
             text += "<br>" + html.escape(compare_note(r.note, self.names))
         self.summary.setText(text)

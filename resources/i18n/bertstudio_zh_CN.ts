@@ -4156,7 +4156,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="206"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="210"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
@@ -4272,17 +4272,22 @@
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="206"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="187"/>
+        <source>Both resample the evaluation rows only: the same settings trained with another seed can differ too (Seeds on the Train page measures by how much).</source>
+        <translation>两者都只对评估行重采样：同样的设置换一个随机种子训练，结果也会不同（训练页的“种子数”可测出差多少）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="210"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="229"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="233"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="248"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="252"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>

@@ -230,6 +230,8 @@ def test_a_score_just_below_1_and_a_change_of_nothing_read_as_they_are(qtbot, tw
     text = dialog.summary.text()
     assert "accuracy: 99.96 → 99.98 (+0.0 points; 95% paired bootstrap interval +0.0 to +0.1" in text
     assert "100.0" not in text and "-0.0" not in text
+    # both statistics resample the evaluation rows, not the training: said, since a seed alone moves a run
+    assert "Both resample the evaluation rows only: the same settings trained with another seed can differ too" in text
 
 
 def test_run_names_with_markup_characters_read_as_they_are(qtbot, tmp_path):
