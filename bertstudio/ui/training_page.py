@@ -585,14 +585,25 @@ class TrainingPage(QWidget):
         # waits for a pause in the key presses) or made during the last run were not seen yet
         self._state_timer.stop()
         self._on_data_changed()
+        made = False  # a run folder made for this start: removed again, empty, if the start fails
         try:
             if self.settings_error is not None:  # also what the model refused while counting (top-N past its layers)
                 raise self.settings_error
             config, train, dev, note = self.run_inputs(None)  # validate before a run folder exists
-            self.run_dir = self._new_run_dir()
+            self._seed_folders = []
+            self.run_dir, made = self._new_run_dir(), True
             config = replace(config, output_dir=self.run_dir)
             self._record_label_ids(self.run_dir, config)
+            folders = {config.seed: self.run_dir}
+            # one job, a run folder per seed beside each other on the Runs page; made here, where a
+            # folder that cannot be made (disk full, no permission) is said, not lost in a slot
+            for seed in range(config.seed + 1, config.seed + config.seeds):
+                folders[seed] = str(self.session.project.new_run_dir(f"{Path(self.run_dir).name}-seed{seed}"))
+                self._seed_folders.append(folders[seed])
+                self._record_label_ids(folders[seed], config)
         except BertStudioError as exc:
+            if made:
+                self._drop_unused_run_folders()  # the job's folders made before the one that failed
             self._show_error(self.setting_refusal(exc))
             return
         # a weighted training loss beside the evaluation's unweighted one: the curve says which it is
@@ -608,14 +619,7 @@ class TrainingPage(QWidget):
         # the worker first imports torch and reads the rows (seconds): the bar says so at once
         self.monitor.on_phase(PhaseChanged("starting"))
         self._seeds_result = None
-        self._seed_folders = []
-        if config.seeds > 1:  # one job, a run folder per seed beside each other on the Runs page
-            folders = {seed: str(self.session.project.new_run_dir(f"{Path(self.run_dir).name}-seed{seed}"))
-                       for seed in range(config.seed + 1, config.seed + config.seeds)}
-            self._seed_folders = list(folders.values())
-            for folder in self._seed_folders:
-                self._record_label_ids(folder, config)
-            folders[config.seed] = self.run_dir
+        if config.seeds > 1:
             self.monitor.log(self.tr("{n} seeds ({a} to {b}), one run each, one after another.").format(
                 n=config.seeds, a=config.seed, b=config.seed + config.seeds - 1))
             worker = TrainingWorker(config, train, dev, train_fn=self._seeds_job(folders))

@@ -203,3 +203,37 @@ def test_start_where_the_run_folder_cannot_be_made_says_why_on_the_train_page(qt
     assert f"{project.runs_dir}: cannot create the run folder (Read-only file system)" in train.error_label.text()
     monkeypatch.undo()
     window.close()
+
+
+def test_a_seeds_job_whose_second_folder_cannot_be_made_says_why_and_leaves_no_folder(qtbot, tmp_path, monkeypatch,
+                                                                                      tiny_model_dir):
+    """Seeds 3: the other seeds' run folders were made after the guarded start, so a full disk there
+    escaped the slot (nothing said, the first seed's folder left empty on the Runs page)."""
+    from pathlib import Path
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    window.confirm_stop_training = lambda: True
+    project.import_examples(from_records("sentence", [{"text": f"more {i}", "label": "neg pos".split()[i % 2]}
+                                                      for i in range(12)]), "train")
+    train = window.pages["train"]
+    train.set_model_source(str(tiny_model_dir))
+    train.device_combo.setCurrentText("cpu")
+    train.form.seeds_spin.setValue(3)
+    window.show_page("train")
+    qtbot.waitUntil(train.start_button.isEnabled)
+    real, made = Path.mkdir, []
+
+    def full_after_one(self, *args, **kwargs):  # the disk fills after the first seed's folder
+        if self.parent == project.runs_dir and self.exists() is False:
+            if made:
+                raise OSError(28, "No space left on device")
+            made.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", full_after_one)
+    train.start_button.click()
+    assert len(made) == 1 and not train.is_running()
+    assert not list(project.runs_dir.iterdir())  # the first seed's folder, made and empty, is gone again
+    assert train.error_label.isVisibleTo(train) and "No space left on device" in train.error_label.text()
+    monkeypatch.undo()
+    window.close()
