@@ -51,7 +51,7 @@ def deny_appends(monkeypatch: pytest.MonkeyPatch, code: int = errno.EROFS) -> No
 def read_only_medium(monkeypatch: pytest.MonkeyPatch, folder: os.PathLike[str] | str, code: int = errno.EROFS) -> None:
     """``folder`` as on a read-only mount, until ``monkeypatch.undo()``: new files (the data files,
     project.json, a probe file made in it) and folders under it fail with ``OSError(code)``, and so
-    does every journal append. (A real mount needs root and ``unshare -m``; root writes through chmod.)"""
+    do every journal append and cutting the journal's torn tail. (A real mount needs root and ``unshare -m``; root writes through chmod.)"""
     import tempfile
     from pathlib import Path
 
@@ -74,5 +74,22 @@ def read_only_medium(monkeypatch: pytest.MonkeyPatch, folder: os.PathLike[str] |
             raise error
         return real_mkdir(self, *args, **kwargs)
 
+    real_os_open = os.open
+
+    def os_open(path, flags, *args, **kwargs):  # type: ignore[no-untyped-def]  # the open-time probe file
+        if flags & os.O_CREAT and under(path):
+            raise error
+        return real_os_open(path, flags, *args, **kwargs)
+
+    from bertstudio.data import journal
+    real_truncate = journal.truncate_durably
+
+    def truncate_durably(path, size):  # type: ignore[no-untyped-def]  # cutting a torn journal tail
+        if under(path):
+            raise error
+        return real_truncate(path, size)
+
     monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     monkeypatch.setattr(Path, "mkdir", mkdir)
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(journal, "truncate_durably", truncate_durably)

@@ -270,17 +270,26 @@ def _windows_long_paths() -> bool:
 
 def _can_write_in(folder: Path) -> bool:
     """Whether a file can be made in ``folder``: tried, not asked (os.access says yes to root on a
-    read-only mount or an immutable folder); the empty probe file is removed at once."""
-    import tempfile
-
+    read-only mount or an immutable folder); the empty probe file is removed at once. It is named
+    as :func:`temp_path` names things (``.bertstudio-probe.<pid>.tmp``), so a probe whose removal
+    failed (a virus scan holding the new file on Windows) or whose process died is swept with the
+    other leftovers at the next open (``remove_leftovers``)."""
     try:
-        fd, name = tempfile.mkstemp(prefix=".bertstudio-probe-", dir=folder)
+        probe = temp_path(Path(folder) / "bertstudio-probe")
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     except OSError:
         return False
     os.close(fd)
     with contextlib.suppress(OSError):
-        os.unlink(name)
+        os.unlink(probe)
     return True
+
+
+def files_writable(folder: Path, names: "tuple[str, ...]") -> bool:
+    """Whether each of ``names`` in ``folder`` that exists may be opened for writing: a project copied
+    off a CD on Windows keeps the read-only attribute on every file in a writable folder (os.access
+    reads that attribute reliably; on a read-only mount it says no to root too)."""
+    return all(os.access(folder / name, os.W_OK) for name in names if os.path.lexists(folder / name))
 
 
 def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:

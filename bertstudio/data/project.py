@@ -63,7 +63,7 @@ from typing import Any, Callable
 import pyarrow as pa
 
 from bertstudio.data import project_store as store
-from bertstudio.data.atomic import _can_write_in
+from bertstudio.data.atomic import _can_write_in, files_writable
 from bertstudio.data.examples import check_kind
 from bertstudio.data.journal import Journal
 from bertstudio.data.project_labels import LabelSetOps, check_color, check_label_names
@@ -93,7 +93,7 @@ __all__ = ["Project", "SPLITS", "SCHEMA_VERSION", "COMPACT_AFTER", "READ_ONLY"]
 
 # what a project opened where it cannot be written (a read-only medium, a folder without write
 # permission) still does, said once when it opens and again by every edit it refuses
-READ_ONLY = ("the project is read-only here (a read-only medium, or no permission to write in its folder): "
+READ_ONLY = ("the project is read-only here (a read-only medium, or no permission to write in its folder or files): "
              "browse, predict and compare; labels and runs cannot be saved")
 
 log = logging.getLogger(__name__)
@@ -198,9 +198,11 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             self._lock_file = lock
             # tried, not asked (os.access says yes to root on a read-only mount): a project on a
             # CD or a read-only share opened silently, then popped a box at every label key
-            self.read_only = not _can_write_in(folder)
+            # and its own files tried too: copied off a CD on Windows, each keeps the read-only attribute
+            # in a writable folder, and every label key failed with "permission denied"
+            self.read_only = not _can_write_in(folder) or not files_writable(folder, (PROJECT_FILE, JOURNAL_FILE))
             self.recovery_messages.extend(loaded.messages)
-            if loaded.from_backup:  # rows written after the backup: kept, never deleted as unused
+            if loaded.from_backup and not self.read_only:  # rows written after the backup: kept, never deleted as unused
                 self.recovery_messages.extend(self._keep_unnamed_data())
             self._replay(from_backup=loaded.from_backup)
             self.recovery_messages.extend(self._restore_used_labels())
@@ -328,7 +330,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
     # ------------------------------------------------------------------ journal, meta, compaction
     def _check_writable(self) -> None:
         if self.read_only:
-            raise DataError(READ_ONLY, path=self.folder)
+            raise DataError(READ_ONLY, path=self.folder, facts={"refusal": "read_only"})
 
     def _append(self, body: dict[str, Any]) -> None:
         self._check_writable()

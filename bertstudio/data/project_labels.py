@@ -296,15 +296,24 @@ class LabelSetOps:
             for name, n in self.label_counts(split).items():  # type: ignore[attr-defined]
                 if n and name not in self.labels:
                     used.setdefault(name, []).append(f"{n:,} in {split}")
+        read_only = self.read_only  # type: ignore[attr-defined]
         for name, where in used.items():
             try:
-                self.add_label(name, restoring=True)  # a name the rows already hold
+                if read_only:  # nothing can be journaled: the set holds it for this session only
+                    check_label_names(self.labels + [name], self.folder, new=[])
+                    op = {"op": "add_label", "name": name, "color": default_color(len(self.labels)),
+                          "id": new_label_id(self._meta)}
+                    apply_label_op(self._meta, op)
+                    self._apply_rename(op)
+                else:
+                    self.add_label(name, restoring=True)  # a name the rows already hold
             except (ConfigError, DataError) as exc:
                 messages.append(f"gold label {str(name)[:40]!r} ({', '.join(where)}) is not in the label set and "
                                 f"cannot be added ({exc.problem}); relabel those rows")
                 continue
+            saved = "added back when the project is opened where it can be written" if read_only else "added back"
             messages.append(f"label {name!r} ({', '.join(where)}) was missing from the label set in "
-                            f"{PROJECT_FILE}: added back")
+                            f"{PROJECT_FILE}: {saved}")
         return messages
 
     def _label_kind_check(self, what: str) -> None:

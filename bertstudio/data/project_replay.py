@@ -109,9 +109,16 @@ class JournalReplay:
                 self._pending += 1
         if skipped > SKIPS_SHOWN:  # one line for the rest: a forged journal of 60,000 entries is not 60,000 lines
             self.recovery_messages.append(f"{JOURNAL_FILE}: {skipped - SKIPS_SHOWN:,} more edits skipped")
+        self._meta["labels_seq"] = self._seq
+        if self.read_only:  # type: ignore[attr-defined]
+            # nothing written (a project copied mid-write onto a stick or a share): the good entries
+            # are applied in memory, the damaged end stays on disk for a writable open to cut
+            if jr.damaged or jr.file_size > jr.good_size:
+                self.recovery_messages.append(f"{JOURNAL_FILE}: the damaged end is repaired when the project is "
+                                              "opened where it can be written")
+            return
         if jr.file_size > jr.good_size:
             self._journal.truncate(jr.good_size)  # type: ignore[attr-defined]  # a clean line for the next edit
-        self._meta["labels_seq"] = self._seq
         if jr.damaged or self._pending >= COMPACT_AFTER:
             # fold now: damage is then reported once, not at every open, and replay stays short
             self.compact(force=True)  # type: ignore[attr-defined]

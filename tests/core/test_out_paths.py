@@ -127,14 +127,21 @@ def test_export_run_refuses_a_dangling_link_and_writes_through_a_link_to_an_empt
     assert (real / "run.toml").is_file()
 
 
+def _refuse_new_files(monkeypatch) -> None:
+    """Creating a file fails as in an immutable folder (the probe opens it with O_CREAT)."""
+    real_open = os.open
+
+    def refused(path, flags, *a, **k):
+        if flags & os.O_CREAT:
+            raise PermissionError(1, "Operation not permitted")
+        return real_open(path, flags, *a, **k)
+
+    monkeypatch.setattr(os, "open", refused)
+
+
 def test_an_existing_folder_that_takes_no_file_is_refused_before_the_work(tmp_path: Path, monkeypatch) -> None:
     # root passes os.access everywhere, but not an immutable folder or a read-only mount: the check tries
-    import tempfile
-
-    def refused(*_a, **_k):
-        raise PermissionError(1, "Operation not permitted")
-
-    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    _refuse_new_files(monkeypatch)
     with pytest.raises(ConfigError, match="no permission to write in this folder"):
         check_folder_path(tmp_path, where="--out")
 
@@ -147,12 +154,7 @@ def test_the_probe_leaves_nothing_behind(tmp_path: Path) -> None:
 
 def test_a_new_folder_whose_parent_takes_no_file_is_refused_before_the_work(tmp_path: Path, monkeypatch) -> None:
     # a new name under a parent root may not write in (/proc, a read-only mount): tried, not asked
-    import tempfile
-
-    def refused(*_a, **_k):
-        raise PermissionError(1, "Operation not permitted")
-
-    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    _refuse_new_files(monkeypatch)
     with pytest.raises(ConfigError, match="no permission to create a folder"):
         check_folder_path(tmp_path / "new", where="--out")
 

@@ -204,8 +204,9 @@ def test_a_project_on_a_read_only_medium_opens_read_only_and_closes_quietly(tmp_
         with pytest.raises(DataError) as refused:
             edit()
         assert refused.value.message == (f"{tmp_path / 'p'}: the project is read-only here (a read-only medium, or no "
-                                         "permission to write in its folder): browse, predict and compare; labels "
-                                         "and runs cannot be saved")
+                                         "permission to write in its folder or files): browse, predict and compare; "
+                                         "labels and runs cannot be saved")
+        assert refused.value.facts == {"refusal": "read_only"}  # what the window decides on, not the English
     assert not ro.compact_if_large(threshold=1)  # the idle timer's fold: nothing to report, nothing raised
     ro.close()  # quietly: nothing was edited here
     assert ro.read_only
@@ -213,3 +214,72 @@ def test_a_project_on_a_read_only_medium_opens_read_only_and_closes_quietly(tmp_
     assert (tmp_path / "p" / "labels.journal").read_bytes() == journal
     with Project.open(tmp_path / "p") as writable:
         assert not writable.read_only and [writable.gold("train", r) for r in range(3)] == ["pos", None, None]
+
+
+@pytest.mark.parametrize("damage", ["torn tail", "damaged line"])
+def test_a_read_only_project_with_a_damaged_journal_opens_read_only(tmp_path: Path, monkeypatch, damage: str) -> None:
+    """Copied while the app was writing (a torn last line) or with a damaged line, then opened from a
+    read-only stick: the replay cut the tail and folded the journal, both refused there, and the
+    project did not open at all - with the read-only line promising it could be browsed."""
+    from disk_faults import read_only_medium
+
+    p = _project(tmp_path / "p", rows=3)
+    p.set_gold("train", 0, "pos")
+    p.set_gold("train", 1, "neg")
+    p.close(compact=False)
+    path = tmp_path / "p" / "labels.journal"
+    lines = path.read_bytes().splitlines(keepends=True)
+    if damage == "torn tail":
+        path.write_bytes(b"".join(lines) + b'{"crc":"00","op":"go')
+        expected = ["pos", "neg", None]
+    else:
+        path.write_bytes(lines[0].replace(b'"pos"', b'"neg"') + b"".join(lines[1:]))
+        expected = [None, "neg", None]
+    journal = path.read_bytes()
+    read_only_medium(monkeypatch, tmp_path / "p")
+    with Project.open(tmp_path / "p") as ro:
+        assert ro.read_only
+        assert [ro.gold("train", r) for r in range(3)] == expected
+        assert ("labels.journal: the damaged end is repaired when the project is opened where it can be "
+                "written") in ro.recovery_messages, ro.recovery_messages
+    monkeypatch.undo()
+    assert path.read_bytes() == journal  # nothing written on the read-only medium
+    with Project.open(tmp_path / "p") as writable:  # where it can be written, the damage is folded away
+        assert not writable.read_only and [writable.gold("train", r) for r in range(3)] == expected
+    with Project.open(tmp_path / "p") as again:
+        assert not any("damaged" in m for m in again.recovery_messages), again.recovery_messages
+
+
+def test_a_project_whose_files_are_read_only_opens_read_only(tmp_path: Path, monkeypatch) -> None:
+    """Copied off a CD on Windows: the folder is writable, each file keeps the read-only attribute.
+    The probe said writable, and every label key failed with "permission denied" in a box."""
+    _project(tmp_path / "p", rows=2).close()
+    journal = tmp_path / "p" / "labels.journal"
+    journal.touch()
+    real_access = os.access
+    for name in ("project.json", "labels.journal"):
+        with monkeypatch.context() as m:
+            locked = tmp_path / "p" / name
+            m.setattr(os, "access", lambda path, mode, *a, **k: (False if Path(path) == locked and mode & os.W_OK
+                                                                  else real_access(path, mode, *a, **k)))
+            with Project.open(tmp_path / "p") as ro:
+                assert ro.read_only, name
+    with Project.open(tmp_path / "p") as writable:
+        assert not writable.read_only
+
+
+def test_a_write_probe_left_behind_is_swept_at_the_next_open(tmp_path: Path, monkeypatch) -> None:
+    """The open-time write probe whose removal failed (a virus scan holding the new file on Windows)
+    or whose process died stayed in the user's project for good: its name was not one the leftover
+    sweep knows."""
+    from bertstudio.data import atomic
+
+    _project(tmp_path / "p", rows=2).close()
+    with monkeypatch.context() as m:
+        m.setattr(os, "unlink", lambda *a, **k: (_ for _ in ()).throw(PermissionError(errno.EACCES, "in use")))
+        assert atomic._can_write_in(tmp_path / "p")
+    left = [f.name for f in (tmp_path / "p").iterdir() if "probe" in f.name]
+    assert len(left) == 1, left
+    with Project.open(tmp_path / "p"):
+        pass
+    assert not [f.name for f in (tmp_path / "p").iterdir() if "probe" in f.name]

@@ -412,6 +412,31 @@ def test_gold_labels_missing_from_the_label_set_are_added_back_with_a_message(ke
         again.close()
 
 
+def test_gold_labels_missing_from_the_label_set_are_shown_on_a_read_only_project(tmp_path: Path, monkeypatch) -> None:
+    """The same project opened from a read-only medium: the label could not be journaled, so the
+    rows using it were hidden from counts and training ("cannot be added (the project is
+    read-only...)"); the set holds it for the session and nothing is written."""
+    from disk_faults import read_only_medium
+
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.set_gold("train", 1, "neg")
+    p.close()
+    meta = json.loads((p.folder / "project.json").read_text())
+    meta["labels"] = [{"name": "neg", "color": "#4e79a7"}]
+    (p.folder / "project.json").write_bytes(encode_meta(meta))
+    before = {f.name: f.read_bytes() for f in p.folder.iterdir() if f.is_file() and f.name != ".lock"}
+    read_only_medium(monkeypatch, p.folder)
+    with Project.open(p.folder) as ro:
+        assert ro.read_only and ro.labels == ["neg", "pos"]
+        assert ro.examples("train").labels == ["neg", "pos"]
+        assert [m for m in ro.recovery_messages if "'pos'" in m] == [
+            "label 'pos' (1 in train) was missing from the label set in project.json: added back when the project "
+            "is opened where it can be written"]
+    monkeypatch.undo()
+    assert {f.name: f.read_bytes() for f in p.folder.iterdir() if f.is_file() and f.name != ".lock"} == before
+
+
 def test_a_label_name_of_a_megabyte_is_refused(tmp_path: Path) -> None:
     p = _project(tmp_path / "p")
     try:
