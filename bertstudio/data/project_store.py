@@ -54,7 +54,7 @@ def disk_error(exc: OSError, path: Path, what: str, *, folder: Path | None = Non
 
     if exc.errno == errno.ENOENT and folder is not None and not os.path.isdir(folder):
         return DataError(f"{what}: the project folder was moved or renamed while it was open; reopen it from its "
-                         "new place (what was saved went with it)", path=path)
+                         "new place (what was saved went with it)", path=path, facts={"refusal": "folder_moved"})
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         expected: str | None = "free disk space"
     elif file_in_use(exc):  # checked before EACCES: Windows reports a sharing violation as EACCES
@@ -300,7 +300,8 @@ def new_run_dir(runs: Path, name: str) -> Path:
     safe = folder_name(name, "run")
     if runs.exists() and not runs.is_dir():
         raise DataError("cannot create the run folder: this is a file, not a folder", path=runs,
-                        expected="a folder named runs in the project; move the file away")
+                        expected="a folder named runs in the project; move the file away",
+                        facts={"refusal": "runs_is_file"})
     try:
         runs.mkdir(exist_ok=True)
         for n in range(1, 10_000):

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.data.project import READ_ONLY
 from bertstudio.data.project_meta import shown_name
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.actions import build_actions
@@ -38,6 +37,7 @@ from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
+from bertstudio.ui.run_words import project_refusal, read_only_text
 from bertstudio.ui.session import ProjectSession, split_name
 from bertstudio.ui.welcome import WelcomePanel
 
@@ -376,22 +376,27 @@ class MainWindow(QMainWindow):
         try:
             action()
         except BertStudioError as exc:
-            self.show_failure(exc.message)
+            self.show_failure(exc)
             return False
         return True
 
-    def show_failure(self, message: str) -> None:
-        """A request that failed (save, close, undo of a replace): the core's message in a box, never a traceback.
-        An edit refused because the project is read-only says the line told at open in the status bar:
+    def show_failure(self, failure: BertStudioError | str) -> None:
+        """A request that failed (save, close, undo of a replace): the core's refusal in a box, in the
+        interface's words where its facts are known (run_words.project_refusal), never a traceback.
+        An edit refused because the project is read-only (told by the refusal's facts, not by its
+        English: session.Failure carries the error) says the line told at open in the status bar:
         a box per label key told nothing new."""
-        log.warning("%s", message)
-        if _is_read_only(self.session.project) and READ_ONLY in message:
-            self.statusBar().showMessage(self.read_only_line(), 15_000)
-            return
-        QMessageBox.warning(self, self.tr("Could not save"), message)
+        log.warning("%s", failure)
+        error = failure if isinstance(failure, BertStudioError) else getattr(failure, "error", None)
+        if error is not None:
+            if error.facts.get("refusal") == "read_only" and _is_read_only(self.session.project):
+                self.statusBar().showMessage(self.read_only_line(), 15_000)
+                return
+            failure = project_refusal(error) or str(failure)
+        QMessageBox.warning(self, self.tr("Could not save"), str(failure))
 
     def read_only_line(self) -> str:
-        return self.tr("Read-only: browse, predict and compare; labels and runs cannot be saved here")
+        return read_only_text()
 
     def export_run(self) -> None:
         """File > Export run…: the Training page's settings and data as a folder that trains headless."""

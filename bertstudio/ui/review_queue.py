@@ -515,7 +515,7 @@ class ReviewQueue(QWidget):
         try:
             self.session.apply_gold(self.split, flag.row, value, text)
         except BertStudioError as exc:  # not saved: the flag stays open, and the window says why
-            self.session.report_failure(exc.message)
+            self.session.report_failure(exc)
             return
         self._paint(item)
         self._next()

@@ -266,3 +266,24 @@ def seeds_summary(result: Any) -> str:
     return (_tr("{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})") if asked > runs else
             _tr("{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})")).format(
         runs=runs, asked=asked, metric=metric, mean=mean, sd=spread, low=low, high=high)
+
+
+def read_only_text() -> str:
+    """What a project opened where it cannot be written still does (said at open, in the project's
+    tooltip, and for each edit or run it refuses)."""
+    return _tr("Read-only: browse, predict and compare; labels and runs cannot be saved here")
+
+
+def project_refusal(exc: Any) -> str | None:
+    """A project's refusal to write (data/project.READ_ONLY, project_store's disk errors), in the
+    user's words from its facts; None for one not known here (shown as the core wrote it)."""
+    refusal = getattr(exc, "facts", {}).get("refusal")
+    if refusal == "read_only":
+        return read_only_text()
+    if refusal == "folder_moved":
+        return _tr("The project folder was moved or renamed while it was open: reopen it from its new place "
+                   "(what was saved went with it).")
+    if refusal == "runs_is_file":
+        return _tr("{path} is a file, not a folder: no run folder can be made in it. Move the file away.").format(
+            path=exc.path)
+    return None

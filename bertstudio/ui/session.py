@@ -65,6 +65,18 @@ def count_name(key: str) -> str:
     return QCoreApplication.translate("GoldCounts", _COUNT_NAMES[key]) if key in _COUNT_NAMES else key
 
 
+class Failure(str):
+    """What failed, as a listener shows it (the text), with the core's error behind it, if any
+    (``error``): the window tells a read-only refusal by its facts, not by matching its English."""
+
+    error: BertStudioError | None
+
+    def __new__(cls, text: str, error: BertStudioError | None = None) -> "Failure":
+        self = super().__new__(cls, text)
+        self.error = error
+        return self
+
+
 _MAX_RECENT = 10
 class ProjectSession(QObject):
     project_opened = Signal(object)
@@ -76,7 +88,7 @@ class ProjectSession(QObject):
     data_imported = Signal(str)
     runs_changed = Signal()
     current_example_changed = Signal(str, int)
-    failed = Signal(str)
+    failed = Signal(object)  # a Failure: str (what to show), with the core error behind it
 
     def __init__(self, project: Any | None = None, *, settings: QSettings | None = None,
                  parent: QObject | None = None) -> None:
@@ -120,7 +132,7 @@ class ProjectSession(QObject):
                 try:
                     old.close()  # folds the journal into the data files
                 except BertStudioError as exc:  # a full disk: closed anyway, the journal keeps every edit
-                    self.failed.emit(exc.message)
+                    self.report_failure(exc)
             del old
             self.project_closed.emit()
         if project is None:
@@ -413,9 +425,10 @@ class ProjectSession(QObject):
                                                      self.tr("Restore the rows of %1").replace("%1", split_name(split)),
                                                      added=added))
 
-    def report_failure(self, message: str) -> None:
-        """Tell the window that something the user asked for failed (the core's message)."""
-        self.failed.emit(message)
+    def report_failure(self, failure: str | BertStudioError) -> None:
+        """Tell the window that something the user asked for failed: text already in the user's words,
+        or the core's error, whose facts the window decides on (a read-only refusal) and phrases."""
+        self.failed.emit(Failure(failure.message, failure) if isinstance(failure, BertStudioError) else Failure(failure))
 
     def notify_runs_changed(self) -> None:
         """Pages that start or delete runs call this so the Runs/Results pages refresh."""

@@ -484,8 +484,14 @@ class TrainingPage(QWidget):
         """A setting the model cannot take, in the interface's words where the core gave its facts
         (train/preflight, tasks/model, TrainConfig's ranges, a typed number); any other refusal as
         the core says it (a learning rate of 0 read "lr: must be a finite number above 0 and below 1,
-        got 0.0" inside the Chinese window)."""
+        got 0.0" inside the Chinese window); a project's refusal to write (read-only, a runs file) as
+        run_words says it."""
+        from bertstudio.ui.run_words import project_refusal
+
         facts = exc.facts
+        written = project_refusal(exc)
+        if written:
+            return written
         if facts.get("refusal") == "out_of_range":
             return self._range_refusal(exc.where or "", facts)
         if facts.get("refusal") == "not_a_number":

@@ -63,7 +63,7 @@ class SetGoldCommand(QUndoCommand):
             self._session.write_gold(self._split, self._row, copy.deepcopy(value))
         except BertStudioError as exc:  # not saved (read-only folder, full disk): off the stack, and said
             self.setObsolete(True)
-            self._session.report_failure(exc.message)
+            self._session.report_failure(exc)
 
 
 class LabelSetCommand(QUndoCommand):
@@ -98,7 +98,7 @@ class LabelSetCommand(QUndoCommand):
             from bertstudio.ui.editors.label_set import label_refusal
 
             self.setObsolete(True)  # a refusal the dialog knows, in the same words (it was English here)
-            self._session.report_failure(label_refusal(exc) or exc.message)
+            self._session.report_failure(label_refusal(exc) or exc)
 
 
 class ReplaceSplitCommand(QUndoCommand):
@@ -129,7 +129,7 @@ class ReplaceSplitCommand(QUndoCommand):
                     with self._session.labels_by_undo():
                         project.add_label(name, color or None, index=min(index, len(project.labels)), restoring=True)
                 except BertStudioError as exc:
-                    self._session.report_failure(exc.message)
+                    self._session.report_failure(exc)
         self._removed = []
         self._undo_restores = self._swap(self._redo_restores)
 
@@ -144,7 +144,7 @@ class ReplaceSplitCommand(QUndoCommand):
                         project.remove_label(name)
                     self._removed.append((name, place, color))
                 except BertStudioError as exc:
-                    self._session.report_failure(exc.message)
+                    self._session.report_failure(exc)
 
     def _swap(self, backup_id: str | None) -> str | None:
         """Restore ``backup_id`` (None: empty the split); returns the backup of the rows it replaced."""
@@ -160,7 +160,7 @@ class ReplaceSplitCommand(QUndoCommand):
                 kept = project.restore_split_backup(backup_id)
         except BertStudioError as exc:
             self.setObsolete(True)  # the stack drops it: its backups no longer match what is on screen
-            self._session.report_failure(exc.message)
+            self._session.report_failure(exc)
             return backup_id
         self._session.set_current(self._split, 0 if self._session.split_size(self._split) else -1)
         return kept["id"] if kept else None

@@ -237,3 +237,28 @@ def test_a_seeds_job_whose_second_folder_cannot_be_made_says_why_and_leaves_no_f
     assert train.error_label.isVisibleTo(train) and "No space left on device" in train.error_label.text()
     monkeypatch.undo()
     window.close()
+
+
+def test_a_read_only_refusal_is_told_by_its_facts_not_by_its_english(qtbot, tmp_path):
+    """The window told the read-only refusal by finding the core's English sentence in the message:
+    a refusal reworded or wrapped on its way (undo's label_refusal(exc) or exc.message) brought
+    back a box per key. It decides on the refusal's facts, and other refusals with facts are said
+    in the interface's words."""
+    from bertstudio.errors import DataError
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    project.read_only = True
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    window.statusBar().clearMessage()
+    session.report_failure(DataError("cannot save here, in other words", facts={"refusal": "read_only"}))
+    assert window.statusBar().currentMessage() == window.read_only_line() and seen == []
+    project.read_only = False
+    runs = tmp_path / "p" / "runs"
+    session.report_failure(DataError("cannot create the run folder: this is a file, not a folder", path=runs,
+                                     facts={"refusal": "runs_is_file"}))
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    timer.stop()
+    assert seen == [("Could not save",
+                     f"{runs} is a file, not a folder: no run folder can be made in it. Move the file away.")]
+    window.close()

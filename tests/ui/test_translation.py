@@ -918,3 +918,35 @@ def test_the_label_error_checks_refusal_of_too_few_tagged_sentences_is_said_in_c
     text = queue.summary.text()
     assert queue.report is None and text, text
     assert not _english_left(text), text
+
+
+def test_a_projects_refusals_to_write_are_said_in_chinese(qtbot, chinese, session_factory, tmp_path, monkeypatch):
+    """A read-only project's Start showed the core's English read-only sentence on the Train page, and
+    "the project folder was moved or renamed" / "the runs folder is a file" reached the box in English."""
+    import errno
+    import os
+
+    from bertstudio.data.project_store import disk_error
+    from bertstudio.errors import DataError
+    from bertstudio.ui.run_words import project_refusal
+    from bertstudio.ui.training_page import TrainingPage
+
+    session = session_factory("sentence", ["neg", "pos"])
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    session.project.read_only = True
+    with pytest.raises(DataError) as read_only:
+        session.project.new_run_dir("run")
+    said = page.setting_refusal(read_only.value)
+    assert said.startswith("只读") and not _english_left(said), said
+    gone = tmp_path / "gone"
+    moved = disk_error(OSError(errno.ENOENT, os.strerror(errno.ENOENT)), gone / "labels.journal", "x", folder=gone)
+    assert project_refusal(moved).startswith("项目文件夹在打开期间被移动或重命名"), project_refusal(moved)
+    session.project.read_only = False
+    runs = session.project.runs_dir
+    runs.rmdir() if runs.is_dir() else None
+    runs.write_text("a file")
+    with pytest.raises(DataError) as runs_file:
+        session.project.new_run_dir("run")
+    said = page.setting_refusal(runs_file.value)
+    assert said.startswith(f"{runs} 是文件而不是文件夹") and "runs" not in said.replace(str(runs), ""), said

@@ -196,7 +196,7 @@ class KindEditor(QWidget):
         try:
             self.session.apply_gold(self.split, self.row, value, text)
         except BertStudioError as exc:
-            self.session.report_failure(exc.message)
+            self.session.report_failure(exc)
             return False
         return True
 

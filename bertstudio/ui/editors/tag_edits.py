@@ -119,7 +119,7 @@ class TagEditCommand(QUndoCommand):
                 self._session.write_gold(self._split, self._row, gold)
             except BertStudioError as exc:  # not saved (read-only folder, full disk): draft unchanged, said
                 self.setObsolete(True)  # a push leaves it off the stack, an undo takes it off
-                self._session.report_failure(exc.message)
+                self._session.report_failure(exc)
                 return
         if draft is None:
             self._drafts.pop(key, None)

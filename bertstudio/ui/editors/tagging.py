@@ -138,7 +138,7 @@ class TaggingEditor(KindEditor):
                 project.save_ui_state()
             except BertStudioError as exc:  # a full disk: said once, tried again at the next change
                 if self._saved_drafts is not None:
-                    self.session.report_failure(exc.message)
+                    self.session.report_failure(exc)
                 self._saved_drafts = None
                 return
             self._saved_drafts = kept
@@ -150,7 +150,7 @@ class TaggingEditor(KindEditor):
             try:
                 project.save_ui_state()
             except BertStudioError as exc:  # a full disk: said, and the project closes anyway
-                self.session.report_failure(exc.message)
+                self.session.report_failure(exc)
         self.drafts.clear()
         self._saved_drafts = None
 
