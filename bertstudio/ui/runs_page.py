@@ -54,10 +54,13 @@ _WATCHED_RUNS_UP_TO = 200  # run folders still being written, watched for their 
 
 
 def _external_key(session: Any) -> str:
-    # Per project: a run folder opened for one project must not show up in another. Keyed by the
-    # project's uid, which travels with it: keyed by its path, the runs opened with Open run folder…
-    # vanished from the list once the project was moved or renamed. The list an older version kept
-    # under the path moves to the uid's key the first time it is asked for.
+    # Per project, by the project's uid, which travels with it: keyed by its path, the runs opened
+    # with Open run folder… vanished from the list once the project was moved or renamed. The list an
+    # older version kept under the path moves to the uid's key the first time it is asked for.
+    # Copies of a project (cp -a, to branch an experiment) keep the uid, so they share this list, on
+    # purpose: their label ids are the same ids (a run's label ids belong to the uid, and
+    # rundir.label_ids_project accepts such a run in each copy), so a run attached in one is read the
+    # same way in the other. Another project, with another uid, never sees it.
     folder = str(getattr(session.project, "folder", "") or "")
     by_path = f"{EXTERNAL_KEY}/{hashlib.sha1(folder.encode('utf-8')).hexdigest()[:16]}"
     uid = getattr(session.project, "uid", None)
