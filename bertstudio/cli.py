@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from bertstudio import cli_check, cli_export, cli_submit
-from bertstudio.data.glue import ALSO_PREDICTED, PRESETS
+from bertstudio.data.glue import ALSO_PREDICTED, PRESETS, path_problem
 from bertstudio.data.shell import shell_quote
 from bertstudio.errors import BertStudioError, ConfigError, DataError, disk_full_error
 from bertstudio.metrics.display import format_metrics
@@ -886,13 +886,7 @@ def _task_folder(data_dir: Path, preset: Any) -> Path:
 def _wrong_kind(data_dir: Path, preset: Any) -> str | None:
     """What is wrong with a task's folder that is there but not as the GLUE layout has it (its
     folder a file, its train.tsv or dev.tsv a folder); None where nothing is of the wrong kind."""
-    folder = _task_folder(data_dir, preset)
-    if os.path.lexists(folder) and not folder.is_dir():
-        return f"{folder} is a file (expected a folder holding {', '.join(preset.files.values())})"
-    for split in ("train", "dev"):
-        if split in preset.files and (folder / preset.files[split]).is_dir():
-            return f"{folder / preset.files[split]} is a folder (expected a file)"
-    return None
+    return next((why for split in ("train", "dev") if (why := path_problem(preset, data_dir, split)) is not None), None)
 
 
 def _trained_tasks(asked: list) -> list:

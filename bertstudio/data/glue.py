@@ -251,20 +251,40 @@ def eval_split(task: GlueTask, path: str | os.PathLike[str]) -> str:
     return next((split for t in same for split, fname in t.files.items() if fname == name), "dev")
 
 
+def _kind_error(task: GlueTask, data_dir: Path, split: str, *, direct: bool = False) -> DataError | None:
+    """The split's file, or the task's folder, there but of the wrong kind; None otherwise.
+    ``direct``: ``data_dir`` may be the task's folder itself (load_glue takes either)."""
+    folder = data_dir / (task.folder or task.name)
+    for cand in (data_dir / task.files[split], folder / task.files[split])[0 if direct else 1:]:
+        if cand.is_dir():  # there, but not a file: "no dev file" sent the person looking for it
+            return DataError("is a folder", path=cand, expected="a file")
+        if os.path.lexists(cand):  # a file, or a FIFO / dangling link the reader refuses by name
+            return None
+    if os.path.lexists(folder) and not folder.is_dir():
+        return DataError("is a file", path=folder, expected=f"a folder holding {task.files[split]}")
+    return None
+
+
+def path_problem(task: GlueTask, data_dir: str | os.PathLike[str], split: str) -> str | None:
+    """What is wrong with the split's path in a GLUE folder (RTE/dev.tsv) when something is there
+    but of the wrong kind (the file a folder, the task's folder a file); None where nothing is
+    (absent, or a file). One wording for load_glue, the glue command and glue-submission."""
+    error = _kind_error(task, Path(data_dir), split) if split in task.files else None
+    return None if error is None else error.message
+
+
 def resolve_file(task: GlueTask, data_dir_or_file: str | os.PathLike[str], split: str) -> Path:
     p = Path(data_dir_or_file)
     if p.exists() and not p.is_dir():  # a file, or a FIFO/device the reader refuses by name
         return p
     if split not in task.files:
         raise ConfigError(f"{task.name} has no {split!r} split", expected=" | ".join(task.files))
+    error = _kind_error(task, p, split, direct=True)
+    if error is not None:
+        raise error
     for cand in (p / task.files[split], p / (task.folder or task.name) / task.files[split]):
-        if cand.is_dir():  # there, but not a file: "no dev file" sent the person looking for it
-            raise DataError("is a folder", path=cand, expected="a file")
         if os.path.lexists(cand):  # a file, or a FIFO / dangling link the reader refuses by name
             return cand
-    if p.is_dir() and os.path.lexists(p / (task.folder or task.name)) and not (p / (task.folder or task.name)).is_dir():
-        raise DataError("is a file", path=p / (task.folder or task.name),
-                        expected=f"a folder holding {task.files[split]}")
     raise DataError(f"no {split} file for {task.name}", path=p, expected=f"{task.files[split]} in this folder")
 
 
@@ -330,6 +350,9 @@ def _written_header(layout: SplitLayout) -> list[str]:
     return head
 
 
+_INDEX_NAMES = ("index", "id", "idx")  # a GLUE test file's first column, as the release, QQP and datasets name it
+
+
 def _check_header(t: GlueTask, split: str, path: Path) -> None:
     """Line 1 of a positional file with a header names, at each column read, what the GLUE
     release (or :func:`save_glue`) has there: the columns are taken by position, so a reordered
@@ -342,10 +365,17 @@ def _check_header(t: GlueTask, split: str, path: Path) -> None:
     if len(fields) != len(layout.names):
         return  # the reader says "found N columns (expected M)"
     n = len(fields)
-    read = {v + n if v < 0 else v for v in layout.columns.values()} | ({0} if layout.names[0] in ("index", "id") else set())
+    # The index column is read only from a test file (submission_index); Hugging Face's datasets
+    # calls it idx, so a train or dev file with that header was refused though read right.
+    indexed = split == "test" and layout.names[0].lower() in _INDEX_NAMES
+    read = {v + n if v < 0 else v for v in layout.columns.values()} | ({0} if indexed else set())
     written = _written_header(layout)
     cells = [f.strip().lower() for f in fields]
-    if any(cells[i] not in (layout.names[i].lower(), written[i].lower()) for i in read):
+
+    def named(i: int) -> tuple[str, ...]:
+        return (layout.names[i].lower(), written[i].lower(), *(_INDEX_NAMES if indexed and i == 0 else ()))
+
+    if any(cells[i] not in named(i) for i in read):
         raise DataError(f'header "{" ".join(f.strip() for f in fields)}"', path=path, where=f"line {line}",
                         expected=f'"{" ".join(layout.names)}"')
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from bertstudio.data.glue import (ALSO_PREDICTED, GLUE_TASKS, get_preset, load_glue, submission_file,
+from bertstudio.data.glue import (ALSO_PREDICTED, GLUE_TASKS, get_preset, load_glue, path_problem, submission_file,
                                   submission_index, submission_value)
 from bertstudio.errors import ConfigError
 
@@ -74,14 +74,11 @@ def _test_files(name: str, data: Path) -> list[Path]:
     return [data / (task.folder or task.name) / task.files["test"] for task in _tasks_predicted(name)]
 
 
-def _why_absent(test: Path) -> str | None:
-    """Why a test file is not there to read; None where something is (a FIFO or a dangling link is
-    the reader's to refuse, by name)."""
-    if test.is_dir():
-        return f"{test} is a folder (expected a file)"
-    if os.path.lexists(test.parent) and not test.parent.is_dir():
-        return f"{test.parent} is a file (expected a folder holding {test.name})"
-    return None if os.path.lexists(test) else f"no {test.name} in {test.parent}"
+def _why_absent(task: Any, data: Path) -> str | None:
+    """Why a task's test file is not there to read; None where something is (a FIFO or a dangling
+    link is the reader's to refuse, by name)."""
+    test = data / (task.folder or task.name) / task.files["test"]
+    return path_problem(task, data, "test") or (None if os.path.lexists(test) else f"no {test.name} in {test.parent}")
 
 
 def predict_submission(runs_dir: str | os.PathLike[str], data_dir: str | os.PathLike[str], *,
@@ -104,7 +101,8 @@ def predict_submission(runs_dir: str | os.PathLike[str], data_dir: str | os.Path
     done: dict[str, SubmissionFile] = {}
     missing: dict[str, str] = {}
     absent = {test: why for name, folder in runs.items() if run_finished(folder)
-              for test in _test_files(name, data) if (why := _why_absent(test)) is not None}
+              for task, test in zip(_tasks_predicted(name), _test_files(name, data))
+              if (why := _why_absent(task, data)) is not None}
     if absent and not allow_missing:  # a trained task left out for lack of its test file: a partial submission
         raise ConfigError("; ".join(absent.values()), path=data, where="--data-dir",
                           expected="each finished task's test file in the GLUE layout, or --allow-missing to "

@@ -59,4 +59,41 @@ def test_a_task_folder_that_is_a_file_is_named_as_a_file(tmp_path, capsys) -> No
     code, out, err = run(["glue", "--tasks", "RTE", "--data-dir", str(tmp_path / "data"), "--model", "unused",
                           "--out", str(tmp_path / "out")], capsys)
     assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1, err
-    assert f"{tmp_path / 'data' / 'RTE'} is a file (expected a folder holding train.tsv" in err
+    assert f"{tmp_path / 'data' / 'RTE'}: is a file (expected a folder holding train.tsv)" in err
+
+
+def _rename_first_column(path: Path, name: str) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text(name + lines[0][lines[0].index("\t"):] + "".join(lines[1:]), encoding="utf-8")
+
+
+def test_an_idx_header_reads_in_every_split_and_the_index_is_checked_only_where_it_is_read(tmp_path) -> None:
+    """Hugging Face's datasets names the GLUE index column idx: an RTE dev.tsv with the header
+    "idx sentence1 sentence2 label" was refused, though column 0 is read only from test files."""
+    write_rte(tmp_path / "RTE")
+    for split in ("train", "dev", "test"):
+        _rename_first_column(tmp_path / "RTE" / f"{split}.tsv", "idx")
+        assert len(load_glue("RTE", tmp_path, split)) == 8, split
+    _rename_first_column(tmp_path / "RTE" / "dev.tsv", "row")  # not read in dev: not checked
+    assert len(load_glue("RTE", tmp_path, "dev")) == 8
+    _rename_first_column(tmp_path / "RTE" / "test.tsv", "row")  # the test file's index is what is submitted
+    with pytest.raises(DataError, match='header "row sentence1 sentence2"'):
+        load_glue("RTE", tmp_path, "test")
+
+
+def test_a_path_of_the_wrong_kind_is_worded_once_for_load_glue_the_glue_command_and_the_submission(tmp_path) -> None:
+    """resolve_file, the glue command and glue-submission each worded "is a folder / is a file"
+    themselves (the command without the colon every other core message has)."""
+    from bertstudio.data.glue import get_preset, path_problem
+    from bertstudio.train.glue_submission import _why_absent
+
+    rte = get_preset("RTE")
+    (tmp_path / "a" / "RTE" / "test.tsv").mkdir(parents=True)
+    assert path_problem(rte, tmp_path / "a", "test") == f"{tmp_path / 'a' / 'RTE' / 'test.tsv'}: is a folder (expected a file)"
+    assert _why_absent(rte, tmp_path / "a") == path_problem(rte, tmp_path / "a", "test")
+    assert path_problem(rte, tmp_path / "a", "dev") is None  # absent is not the wrong kind
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "RTE").write_text("x", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_glue(rte, tmp_path / "b", "dev")
+    assert str(info.value) == path_problem(rte, tmp_path / "b", "dev")

@@ -147,11 +147,11 @@ def test_a_test_path_of_the_wrong_kind_is_named_as_such(glue_runs, tmp_path, cap
     data, runs = glue_runs
     (tmp_path / "d1" / "RTE" / "test.tsv").mkdir(parents=True)
     code, out, err = _submit(runs, tmp_path / "d1", tmp_path / "s.zip", capsys)
-    assert code == EXIT_USAGE and str(tmp_path / "d1" / "RTE" / "test.tsv") + " is a folder (expected a file)" in err
+    assert code == EXIT_USAGE and str(tmp_path / "d1" / "RTE" / "test.tsv") + ": is a folder (expected a file)" in err
     (tmp_path / "d2").mkdir()
     (tmp_path / "d2" / "RTE").write_text("x", encoding="utf-8")
     code, out, err = _submit(runs, tmp_path / "d2", tmp_path / "s.zip", capsys)
-    assert code == EXIT_USAGE and str(tmp_path / "d2" / "RTE") + " is a file (expected a folder" in err, err
+    assert code == EXIT_USAGE and str(tmp_path / "d2" / "RTE") + ": is a file (expected a folder holding test.tsv)" in err, err
 
 
 def test_an_existing_zip_is_replaced_only_with_overwrite(glue_runs, tmp_path, capsys) -> None:
