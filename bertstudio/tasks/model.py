@@ -513,6 +513,22 @@ WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.ind
 TOKENIZER_JSON = ("tokenizer_config.json", "special_tokens_map.json", "added_tokens.json")  # small; tokenizer.json is not
 
 
+def looks_like_path(name: str | os.PathLike[str]) -> bool:
+    """Whether a model name that is not there is a folder path, not a Hub id such as
+    bert-base-uncased or org/name (one slash at most, never a backslash or a colon)."""
+    # "runs/model" whose "runs" is a folder here is a path too (it was "couldn't connect to
+    # huggingface.co"). A backslash is a path too: Windows' separator, never in a Hub id
+    # (models\my-bert went to the Hub on Windows). Looked for in the name as typed: on Windows
+    # os.sep is the backslash, and the replace below turns it into "/". A path written on the
+    # other system counts too (C:\models on Linux, /home/u/bert on Windows: a run taken along).
+    typed = str(name)
+    text = typed.replace(os.sep, "/")
+    parent = text.split("/")[0]
+    return (Path(typed).expanduser().is_absolute() or text.startswith((".", "~", "/")) or "\\" in typed
+            or re.match(r"[A-Za-z]:[\\/]", typed) is not None or text.strip("/").count("/") > 1
+            or ("/" in text and bool(parent) and Path(parent).is_dir()))
+
+
 def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     """Check a local model folder before transformers reads it; return its config.json.
 
@@ -535,16 +551,7 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
             reason = f"is a symbolic link that cannot be followed ({exc.strerror or exc})"
         raise ConfigError(reason, path=folder, expected="a model folder or Hub id")
     if not folder.exists():
-        # a path, not a Hub id such as bert-base-uncased or org/name (one slash at most); "runs/model"
-        # whose "runs" is a folder here is a path too (it was "couldn't connect to huggingface.co").
-        # A backslash is a path too: Windows' separator, and never in a Hub id (models\my-bert went
-        # to the Hub on Windows). Looked for in the name as typed: on Windows os.sep is the backslash,
-        # and the replace below turns it into "/"
-        backslash = "\\" in str(path)
-        text = str(path).replace(os.sep, "/")
-        parent = text.split("/")[0]
-        if folder.is_absolute() or text.startswith((".", "~")) or backslash or text.strip("/").count("/") > 1 \
-                or ("/" in text and parent and Path(parent).is_dir()):
+        if looks_like_path(path):
             raise ConfigError("no such model folder", path=folder, expected="a model folder or Hub id")
         return _cached_hub_config(str(path))
     if not folder.is_dir():

@@ -399,14 +399,15 @@ def base_model_fingerprint(model: str | None) -> str | None:
 
 
 def _local_model(model: str | None) -> Path | None:
-    """``model`` as a local folder path when it names one (absolute, or starting with . or ~: a Hub
-    id never does), whether or not it exists; None for a Hub id or the bundled model."""
+    """``model`` as a local folder path when it names one (tasks.model.looks_like_path, the rule
+    the model check uses), whether or not it exists; None for a Hub id or the bundled model."""
     from bertstudio.bundled import BUNDLED_NAMES
+    from bertstudio.tasks.model import looks_like_path
 
     if model is None or model in BUNDLED_NAMES:
         return None
     path = Path(model).expanduser()
-    return path if path.is_absolute() or model.startswith((".", "~")) or path.exists() else None
+    return path if path.exists() or looks_like_path(model) else None
 
 
 def resume_model_problem(saved_model: str | None, model: str | None, state: Mapping[str, Any], *,
@@ -420,6 +421,8 @@ def resume_model_problem(saved_model: str | None, model: str | None, state: Mapp
     has no such choice). None when the resume can go on."""
     recorded = state.get(BASE_MODEL) if isinstance(state.get(BASE_MODEL), str) else None
     local = _local_model(model)
+    if local is None and recorded is not None and model is not None and base_model_fingerprint(model) is None:
+        local = Path(model).expanduser()  # only a folder is fingerprinted: the run's was one, and it is not there
     if local is not None and not local.exists():
         if recorded is None:
             return Said(f"its base model folder {local} is missing: put it back there (or a link there) to resume it; "

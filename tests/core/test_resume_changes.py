@@ -316,3 +316,19 @@ def test_a_checkpoint_from_before_the_base_model_was_recorded_says_to_put_the_mo
     assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert "older bertstudio" in result.message and f"resume it from {base}" in result.message
 
+
+
+@pytest.mark.parametrize("model", [r"C:\Users\me\models\bert", "models/bert", "/home/u/models/bert", "C:/models/bert"])
+def test_a_missing_base_model_named_by_any_path_is_said_missing_not_changed(model, tmp_path, monkeypatch):
+    """A run taken to another machine (or named by a relative path) whose base model folder is not
+    there was told its model's "config or tokenizer files differ": only a path absolute here, or
+    starting with . or ~, was taken for a folder, the rest for a Hub id with no fingerprint."""
+    from bertstudio.tasks.model import looks_like_path
+    from bertstudio.train.rundir import BASE_MODEL, resume_model_problem
+
+    monkeypatch.chdir(tmp_path)  # (models/ is not a folder here: the name alone says nothing)
+    said = resume_model_problem(model, model, {BASE_MODEL: "0" * 32})
+    assert said is not None and said.kind == "model_missing", said
+    assert "is missing" in said and "--model" in said
+    assert looks_like_path(model) == (model != "models/bert")  # org/name: a Hub id by its look alone
+    assert not looks_like_path("bert-base-uncased") and not looks_like_path("google/bert_uncased_L-2_H-128_A-2")
