@@ -21,7 +21,9 @@ from PySide6.QtCore import QCoreApplication
 
 from bertstudio.data.kinds import get_spec, is_bio_tag_set
 from bertstudio.metrics.display import format_share
+from bertstudio.metrics.tagging import scored_tags
 from bertstudio.tasks.tagging import entity_spans
+from bertstudio.ui.results_filter import _shown_tag
 from bertstudio.ui.theme import tone
 
 GOLD_BG, PRED_BG, WRONG_BG = "#c8e6c9", "#ffe0b2", "#ffcdd2"  # green = gold, orange = predicted, red = wrong
@@ -87,13 +89,16 @@ def spans_html(tokens: Sequence[str], tags: Sequence[str] | None, background: st
 
 
 def tokens_html(tokens: Sequence[str], gold: Sequence[str] | None, pred: Sequence[str] | None) -> str:
-    """Every word with its tag; a wrong word shaded red with ``predicted / gold`` under it."""
+    """Every word with its tag; a wrong word shaded red with ``predicted / gold`` under it. A word
+    the model did not read (null) is scored as the metrics and the Wrong tags column score it
+    (metrics.tagging.scored_tags) and shown as they show it ("∅"): it read green with the gold tag."""
     out = []
+    scored = scored_tags(pred) if pred is not None else None
     for i, word in enumerate(tokens):
         g = gold[i] if gold is not None and i < len(gold) else None
         p = pred[i] if pred is not None and i < len(pred) else None
-        if g is not None and p is not None and g != p:
-            out.append(shaded(f"{_esc(word)}<sub><b>{_esc(p)}</b> / {_esc(g)}</sub>", WRONG_BG))
+        if g is not None and scored is not None and i < len(scored) and g != scored[i]:
+            out.append(shaded(f"{_esc(word)}<sub><b>{_esc(_shown_tag(p))}</b> / {_esc(g)}</sub>", WRONG_BG))
         else:
             tag = g if g is not None else p
             out.append(_esc(word) + (f'<sub style="color:{tone("good")}">{_esc(tag)}</sub>' if tag is not None else ""))

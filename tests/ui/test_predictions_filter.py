@@ -130,3 +130,18 @@ def test_a_word_the_model_did_not_read_counts_as_the_metrics_count_it_and_reads_
     assert [line.endswith("✗") for line in tooltip.splitlines()[1:]] == [False, False, True, False]
     model.set_rows([PredictionRow(0, "dev", 0, {"tokens": ["a", "\u200b"]}, ["DET", "NOUN"], {"tags": ["DET", None]})])
     assert proxy.data(proxy.index(0, pred_col)) == "1 of 2: \u200b ∅≠NOUN"  # a POS word without a tag is wrong
+
+
+def test_the_detail_pane_shows_a_word_the_model_did_not_read_as_the_wrong_tags_column_does(qtbot):
+    """The Results detail pane drew a POS word with no predicted tag (null) green with its gold
+    tag, as if right, while the Wrong tags column and the metrics count it wrong."""
+    from bertstudio.ui.example_html import WRONG_BG, tags_html
+    from bertstudio.ui.results_filter import wrong_words
+
+    tokens, gold = ["the", "\u200b", "cat"], ["DT", "NN", "NN"]
+    page = tags_html(tokens, gold, ["DT", None, "NN"], ["DT", "NN"])
+    assert f'background:{WRONG_BG}; color:#000000">\u200b<sub><b>∅</b> / NN</sub>' in page
+    assert page.count(WRONG_BG) == 1 and "None" not in page
+    row = PredictionRow(0, "dev", 0, {"tokens": tokens}, gold, {"tags": ["DT", None, "NN"]})
+    assert wrong_words(row, row.pred["tags"]) == [1]  # the same word, by the column's rule
+    assert WRONG_BG not in tags_html(["a", "\u200b"], ["DT", "O"], ["DT", None], ["DT", "O"])  # scored "O": right
