@@ -1385,9 +1385,12 @@ def project_resume_problem(root: Path, project: Any, *, stopped: bool = False) -
     return _project_rows_problem(project, config, state)
 
 
-# The last project rows fingerprinted for the Runs page: (train split, dev split, settings, fingerprints).
-# Project.examples gives the same object until a split is edited, so a selection after another costs nothing.
-_ROWS_SEEN: tuple[Any, Any, str, dict[str, Any]] | None = None
+# The last answer of _project_rows_problem, keyed by what it depends on: the project (uid and folder),
+# the version of each split (Project bumps it on each edit), the run's settings and the fingerprints its
+# checkpoint recorded. Only that key and the answer (a Said, plain values): it held the last project's
+# ExampleSets, memory-mapped Arrow files that stayed mapped after the project was closed (Windows then
+# refuses to move or delete its folder).
+_ROWS_SEEN: tuple[tuple[Any, ...], Said | None] | None = None
 
 
 def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str, Any]) -> Said | None:
@@ -1400,21 +1403,21 @@ def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str,
 
     if not callable(getattr(project, "examples", None)):
         return None
-    train_all = project.examples("train")
-    dev_all = project.examples("dev") if config.hold_out is None and project.num_rows("dev") else None
-    settings = json.dumps(config.to_dict(), sort_keys=True, default=str)
+    versions = getattr(project, "_versions", None)
+    key = (getattr(project, "uid", None), str(getattr(project, "folder", "")),
+           tuple(sorted(versions.items())) if isinstance(versions, dict) else object(),
+           json.dumps(config.to_dict(), sort_keys=True, default=str),
+           json.dumps([state.get("data"), state.get("eval_data", "absent")], sort_keys=True, default=str))
     seen = _ROWS_SEEN
-    if seen is not None and seen[0] is train_all and seen[1] is dev_all and seen[2] == settings:
-        now = seen[3]
-    else:
-        train, dev = load_sets(config, *resume_rows(project, config), quiet=True)
-        now = {"data": data_fingerprint(train), "eval_data": data_fingerprint(dev) if dev is not None else None,
-               "train": train, "dev": dev}
-        _ROWS_SEEN = (train_all, dev_all, settings, now)
-    error = rows_changed(state, now, now["train"], now["dev"])
-    if error is None:
-        return None
-    return Said(f"{error.where}: {error.problem} ({error.expected})", "data_changed", **error.facts)
+    if seen is not None and seen[0] == key:
+        return seen[1]
+    train, dev = load_sets(config, *resume_rows(project, config), quiet=True)
+    now = {"data": data_fingerprint(train), "eval_data": data_fingerprint(dev) if dev is not None else None}
+    error = rows_changed(state, now, train, dev)
+    said = None if error is None else Said(f"{error.where}: {error.problem} ({error.expected})", "data_changed",
+                                           **error.facts)
+    _ROWS_SEEN = (key, said)
+    return said
 
 
 def launch_command(processes: int | None) -> str:

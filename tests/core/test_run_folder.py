@@ -443,3 +443,46 @@ def test_a_said_sentence_keeps_its_kind_and_facts_through_copies_and_pickles():
     said = Said("it is still training", "training", step=3)
     for again in (copy.copy(said), copy.deepcopy(said), pickle.loads(pickle.dumps(said))):
         assert (str(again), again.kind, again.facts) == ("it is still training", "training", {"step": 3})
+
+
+def test_the_resume_check_keeps_no_rows_of_a_project_after_it_is_closed(tmp_path):
+    """rundir kept the last project's ExampleSets (memory-mapped data files) in a module global
+    after the project was closed: Windows refuses to move or delete a folder with a mapped file."""
+    import socket
+
+    from bertstudio.data.examples import ExampleSet, from_records
+    from bertstudio.data.project import Project
+    from bertstudio.train import rundir
+    from bertstudio.train.events import RunStarted, event_to_dict
+    from bertstudio.train.rundir import project_resume_problem, record_label_ids
+    from bertstudio.train.sources import data_fingerprint, project_rows
+
+    def stopped_run(run: Path, state) -> Path:
+        (run / "checkpoints" / "last").mkdir(parents=True)
+        (run / "checkpoints" / "last" / "state.json").write_text(json.dumps({"step": 3, **state}), encoding="utf-8")
+        TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+        started = RunStarted(40, 16, 4, 10, 8, 100, 100, "cpu", "fp32", host=socket.gethostname())
+        (run / "history.jsonl").write_text(json.dumps(event_to_dict(started)) + "\n", encoding="utf-8")
+        return run
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=["neg", "pos"])
+    try:
+        project.import_examples(from_records("sentence", [{"text": "good", "label": "pos"}, {"text": "bad", "label": "neg"}],
+                                             labels=["neg", "pos"]), "train")
+        rows = project_rows(project.examples("train"), range(2))
+        run = stopped_run(project.new_run_dir("mine"), state={"data": data_fingerprint(rows), "eval_data": None})
+        record_label_ids(run, project.labels, project.label_ids, project.uid)
+        assert project_resume_problem(run, project) is None
+        project.set_gold("train", 1, "pos")  # a new split version: asked again, not the answer kept
+        assert project_resume_problem(run, project).kind == "data_changed"
+    finally:
+        project.close(compact=False)
+
+    def held(value):
+        if isinstance(value, ExampleSet):
+            return True
+        if isinstance(value, dict):
+            return any(held(v) for v in value.values())
+        return isinstance(value, (tuple, list)) and any(held(v) for v in value)
+
+    assert not held(rundir._ROWS_SEEN)
