@@ -30,8 +30,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--precision", default="auto", choices=("auto", "fp32", "bf16", "fp16"),
                    help="auto (as training runs on this machine) | fp32 (exact) | bf16 | fp16")
     p.add_argument("--allow-missing", action="store_true",
-                   help="leave a finished task whose test file is not in --data-dir out of the zip (without it: "
-                        "refused, exit 2)")
+                   help="leave a finished task whose test file is not in --data-dir out of the zip, AX included "
+                        "(MNLI's run predicts it from diagnostic/diagnostic.tsv; without it: refused, exit 2)")
 
 
 def _check_zip_path(path: Path, overwrite: bool) -> None:
