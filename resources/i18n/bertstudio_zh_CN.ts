@@ -227,28 +227,28 @@
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="107"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="112"/>
         <source>each word with its tag; red = predicted wrong, shown as predicted / gold</source>
         <translation>每个词及其标记；红色 = 预测错误，显示为 预测 / 标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="108"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="113"/>
         <source>Gold:</source>
         <translation>标准答案:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="108"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="113"/>
         <source>Predicted:</source>
         <translation>预测:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="110"/>
-        <location filename="../../bertstudio/ui/example_html.py" line="121"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="115"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="126"/>
         <source>green = gold, orange = predicted</source>
         <translation>绿色 = 标准答案，橙色 = 预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="119"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="124"/>
         <source>Question:</source>
         <translation>问题:</translation>
     </message>
@@ -4305,87 +4305,87 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="262"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="273"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="267"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="278"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="279"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4393,96 +4393,101 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="334"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="325"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="336"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="327"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="338"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="329"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="340"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="330"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="341"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="343"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="344"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="335"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="336"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="506"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="348"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="528"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="453"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="465"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="455"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="468"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="479"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="484"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="491"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="496"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="479"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="491"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="549"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="535"/>
+        <source>Checking whether the selected run can be resumed…</source>
+        <translation>正在检查所选运行能否继续…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="603"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="586"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="640"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="610"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="664"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>

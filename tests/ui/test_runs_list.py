@@ -284,3 +284,28 @@ def test_opened_run_folders_stay_listed_after_the_project_is_moved(qtbot, tmp_pa
     session.set_project(other)  # another project lists none of them
     assert external_runs(session) == []
     session.close()
+
+
+def test_a_big_projects_resume_check_runs_off_the_gui_thread_and_says_it_is_checking(qtbot, session_factory, tiny,
+                                                                                       monkeypatch):
+    """The Runs page hashed every project row on the GUI thread when shown after an edit (2.7 s for
+    200,000 rows, the window frozen): past BIG_PROJECT_ROWS the check runs on a worker."""
+    from bertstudio.ui import runs_page
+    from helpers import random_sentiment_records
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": random_sentiment_records(12, 1)})
+    _stopped_project_run(session, str(tiny))
+    page = _page(qtbot, session)
+    monkeypatch.setattr(runs_page, "BIG_PROJECT_ROWS", 0)
+    before = session.project.examples("train").gold_values()[0]
+    session.project.set_gold("train", 0, "neg" if before == "pos" else "pos")
+    page.table.selectRow(_names(page).index("cut"))
+    assert page.is_checking_resume() and not page.resume_button.isEnabled()
+    assert page.resume_button.toolTip() == "Checking whether the selected run can be resumed…"
+    qtbot.waitUntil(lambda: not page.is_checking_resume(), timeout=10_000)
+    assert not page.resume_button.isEnabled() and "Undo the edits made since it stopped" in page.resume_button.toolTip()
+    session.project.set_gold("train", 0, before)
+    page.hide()
+    page.show()
+    qtbot.waitUntil(lambda: not page.is_checking_resume(), timeout=10_000)
+    assert page.resume_button.isEnabled()
