@@ -181,12 +181,8 @@ def test_a_project_on_a_read_only_medium_says_so_once_and_refuses_edits_without_
     assert (tmp_path / "p" / "labels.journal").read_bytes() == journal
 
 
-def test_start_where_the_run_folder_cannot_be_made_says_why_on_the_train_page(qtbot, tmp_path, monkeypatch,
-                                                                              tiny_model_dir):
-    """A full disk, a read-only `runs`, a `runs` that is a file: Start did nothing visible (the
-    OSError escaped the slot to the log)."""
-    from disk_faults import read_only_medium
-
+def _ready_to_start(qtbot, tmp_path, tiny_model_dir, seeds: int = 1):
+    """A window on the Train page of a project with 12 labelled rows, the tiny model on the CPU, Start enabled."""
     project, session, window = _reviews_window(qtbot, tmp_path)
     window.confirm_stop_training = lambda: True
     project.import_examples(from_records("sentence", [{"text": f"more {i}", "label": "neg pos".split()[i % 2]}
@@ -194,8 +190,19 @@ def test_start_where_the_run_folder_cannot_be_made_says_why_on_the_train_page(qt
     train = window.pages["train"]
     train.set_model_source(str(tiny_model_dir))
     train.device_combo.setCurrentText("cpu")
+    train.form.seeds_spin.setValue(seeds)
     window.show_page("train")
     qtbot.waitUntil(train.start_button.isEnabled)
+    return project, window, train
+
+
+def test_start_where_the_run_folder_cannot_be_made_says_why_on_the_train_page(qtbot, tmp_path, monkeypatch,
+                                                                              tiny_model_dir):
+    """A full disk, a read-only `runs`, a `runs` that is a file: Start did nothing visible (the
+    OSError escaped the slot to the log)."""
+    from disk_faults import read_only_medium
+
+    project, window, train = _ready_to_start(qtbot, tmp_path, tiny_model_dir)
     read_only_medium(monkeypatch, project.runs_dir)
     train.start_button.click()
     assert not train.is_running() and not list(project.runs_dir.iterdir())
@@ -211,16 +218,7 @@ def test_a_seeds_job_whose_second_folder_cannot_be_made_says_why_and_leaves_no_f
     escaped the slot (nothing said, the first seed's folder left empty on the Runs page)."""
     from pathlib import Path
 
-    project, session, window = _reviews_window(qtbot, tmp_path)
-    window.confirm_stop_training = lambda: True
-    project.import_examples(from_records("sentence", [{"text": f"more {i}", "label": "neg pos".split()[i % 2]}
-                                                      for i in range(12)]), "train")
-    train = window.pages["train"]
-    train.set_model_source(str(tiny_model_dir))
-    train.device_combo.setCurrentText("cpu")
-    train.form.seeds_spin.setValue(3)
-    window.show_page("train")
-    qtbot.waitUntil(train.start_button.isEnabled)
+    project, window, train = _ready_to_start(qtbot, tmp_path, tiny_model_dir, seeds=3)
     real, made = Path.mkdir, []
 
     def full_after_one(self, *args, **kwargs):  # the disk fills after the first seed's folder
