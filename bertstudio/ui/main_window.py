@@ -38,7 +38,7 @@ from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
 from bertstudio.ui.run_words import project_refusal, read_only_text
-from bertstudio.ui.session import ProjectSession, split_name
+from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 from bertstudio.ui.welcome import WelcomePanel
 
 log = logging.getLogger(__name__)
@@ -350,7 +350,18 @@ class MainWindow(QMainWindow):
             dialog.deleteLater()
 
     def _on_imported(self, split: str, rows: int) -> None:
-        self.session.set_current(split, 0 if rows else -1)
+        """The Data page shows what came in; the Label page goes where there is labelling to do. It went
+        to the imported split: after a labelled dev set, to its row 1, where the next key replaced the
+        gold that runs are scored against (and the saved place reopened there)."""
+        session = self.session
+        here = session.current_split
+        to_label = [s for s in (here, split, *SPLITS) if session.split_size(s) and
+                    session.progress(s)[0] < session.split_size(s)]
+        target = to_label[0] if to_label else split
+        if target != here or target == split:  # labelling goes on where it was unless its rows changed
+            examples = session.examples(target) if session.split_size(target) else None
+            missing = examples.unlabelled_rows() if examples is not None else []
+            session.set_current(target, int(missing[0]) if len(missing) else (0 if examples is not None else -1))
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
             data_page.show_split(split)

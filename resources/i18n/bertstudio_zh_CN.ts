@@ -2256,14 +2256,29 @@
 <context>
     <name>KindEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="111"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="40"/>
+        <source>(none)</source>
+        <translation>(无)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/base.py" line="134"/>
         <source>Key %1 sets nothing: the labels are on keys 1-%2</source>
         <translation>按键 %1 没有对应的标签：标签在按键 1-%2 上</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="166"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="189"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/base.py" line="239"/>
+        <source>{split} row {row}: gold changed (Ctrl+Z undoes)</source>
+        <translation>{split} 第 {row} 行：标准答案已更改（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/base.py" line="240"/>
+        <source>{split} row {row}: {old} → {new} (Ctrl+Z undoes)</source>
+        <translation>{split} 第 {row} 行：{old} → {new}（Ctrl+Z 可撤销）</translation>
     </message>
 </context>
 <context>
@@ -2355,52 +2370,72 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="78"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="79"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="80"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="84"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="85"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="89"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="90"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="172"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="178"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="219"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="222"/>
+        <source>Change evaluation gold?</source>
+        <translation>更改评估用的标准答案？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="223"/>
+        <source>Change the gold of a %1 row? Runs are scored against it.</source>
+        <translation>更改 %1 中一行的标准答案？运行的评分以它为准。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="226"/>
+        <source>Asked once per opened project: later changes of dev and test gold are noted in the status bar.</source>
+        <translation>每次打开项目只询问一次：之后对 dev 和 test 标准答案的更改会在状态栏中注明。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="227"/>
+        <source>Change gold</source>
+        <translation>更改标准答案</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="248"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="259"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="288"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="263"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="292"/>
         <source>%1 was removed: Next now fills the rarest label</source>
         <translation>%1 已被删除:“下一个”现在补充最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="292"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="321"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="293"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="322"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -2753,52 +2788,52 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="357"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="396"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="407"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="495"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="506"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="552"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="563"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="554"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="565"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="574"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="585"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="598"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="609"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="602"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="613"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="603"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="614"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="603"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="614"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2808,53 +2843,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="439"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="450"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="439"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="450"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="484"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="495"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="492"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="503"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="497"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="508"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="498"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="509"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="590"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="580"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="591"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="581"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="589"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="592"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="600"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="590"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="601"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

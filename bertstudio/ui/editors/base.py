@@ -14,15 +14,35 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.editors.label_picker import OPEN_KEY, LabelPicker, key_texts, opens_picker
-from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.session import ProjectSession, split_name
 
 NUMBER_KEYS: dict[int, int] = {getattr(Qt.Key, f"Key_{i}"): i for i in range(10)}
+EVALUATION_SPLITS = frozenset({"dev", "test"})  # runs are scored against their gold: replacing it is said
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # values that do not compare plainly: taken as different
+        return False
+
+
+def _shown(value: Any) -> str | None:
+    """A gold value in a one-line note: a label or a score as it is, (none) for no gold; None for a value
+    a line cannot show (a sentence's tags, an answer)."""
+    if value is None:
+        return QCoreApplication.translate("KindEditor", "(none)")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return f"{value:g}"
+    return None
 
 
 class KindEditor(QWidget):
@@ -44,6 +64,9 @@ class KindEditor(QWidget):
         self.split = session.current_split
         self.row = -1
         self.next_hook: Callable[[bool], bool] | None = None
+        # set by the Label page: asked (split, row, before, after) before a key replaces the gold of a dev or
+        # test row; False keeps the gold
+        self.overwrite_hook: Callable[[str, int, Any, Any], bool] | None = None
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.picker = LabelPicker(self)
         self.picker.chosen.connect(self.apply_choice)
@@ -193,12 +216,29 @@ class KindEditor(QWidget):
         """Store ``value`` as one undoable edit; False (and the window says why) when it could not be saved."""
         if self.row < 0:
             return False
+        split, row = self.split, self.row
+        before = self.session.gold(split, row) if split in EVALUATION_SPLITS else None
+        replaces = before is not None and not _same(before, value)
+        if replaces and self.overwrite_hook is not None and not self.overwrite_hook(split, row, before, value):
+            return False
         try:
-            self.session.apply_gold(self.split, self.row, value, text)
+            self.session.apply_gold(split, row, value, text)
         except BertStudioError as exc:
             self.session.report_failure(exc)
             return False
+        if replaces:  # a key on a dev row changed the gold runs are scored against: never silently. Said
+            # once the key is done: its move to the next row says "Every example … is labelled" first
+            note = self.replaced_note(split, row, before, value)
+            QTimer.singleShot(0, self, lambda: self.message_shown.emit(note))
         return True
+
+    def replaced_note(self, split: str, row: int, before: Any, after: Any) -> str:
+        """"dev row 1: positive → negative (Ctrl+Z undoes)" (one pass: a label may hold "%1" or braces)."""
+        old, new = _shown(before), _shown(after)
+        if old is None or new is None:
+            return self.tr("{split} row {row}: gold changed (Ctrl+Z undoes)").format(split=split_name(split), row=row + 1)
+        return self.tr("{split} row {row}: {old} → {new} (Ctrl+Z undoes)").format(split=split_name(split), row=row + 1,
+                                                                                  old=old, new=new)
 
     def text_views(self) -> list[QAbstractScrollArea]:
         """The views showing the example's text, which Shift+Page Up / Down scroll (they never take

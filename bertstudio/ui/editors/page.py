@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -132,8 +133,12 @@ class LabelPage(QWidget):
         # changes, and chosen again if an undo brings it back
         self._lost_order_label: str | None = None
         self._lost_note_row = -1
+        # a key that replaces a dev or test gold asks once per opened project (tests answer without a dialog)
+        self.confirm_gold_overwrite = self._ask_gold_overwrite
+        self._gold_overwrite_allowed = False
         for editor in self.editors.values():
             editor.next_hook = self._next_item
+            editor.overwrite_hook = self._allow_gold_overwrite
         session.assist.scores_changed.connect(self._on_scores_changed)
         session.assist.status_changed.connect(self._update_assist_note)
         session.assist.switched.connect(self._update_help)  # the bar, chart and help follow the switch
@@ -162,6 +167,7 @@ class LabelPage(QWidget):
     def _on_project_opened(self, _project: object) -> None:
         self.setEnabled(True)
         self._lost_order_label = None  # another project's label set
+        self._gold_overwrite_allowed = False  # asked again for this project's evaluation gold
         kind = self.session.kind
         self.stack.setCurrentWidget(self.editors[kind])
         self.setFocusProxy(self.editors[kind])
@@ -200,6 +206,29 @@ class LabelPage(QWidget):
             QTimer.singleShot(0, self, self._pick_after_label_removal)
         elif self._lost_order_label in self.session.labels() and bar.strategy() == "by_label" and bar.label() is None:
             bar.set_label(self._lost_order_label)  # its order_changed asks for a new pick
+
+    # -- evaluation gold -----------------------------------------------------------------------
+    def _allow_gold_overwrite(self, split: str, row: int, before: Any, after: Any) -> bool:
+        """The editors' overwrite_hook. The first key that replaces a dev or test gold in this opened project
+        asks (an explicit choice: runs are scored against it, and label keys are typed without reading every
+        screen: a 1 pressed on an imported dev set changed its gold in silence); the later ones are said in
+        the status bar, and Ctrl+Z undoes each."""
+        if not self._gold_overwrite_allowed:
+            self._gold_overwrite_allowed = bool(self.confirm_gold_overwrite(split, row, before, after))
+        return self._gold_overwrite_allowed
+
+    def _ask_gold_overwrite(self, split: str, row: int, before: Any, after: Any) -> bool:
+        editor = self.editor()
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Change evaluation gold?"),
+                          self.tr("Change the gold of a %1 row? Runs are scored against it.").replace(
+                              "%1", split_name(split)), parent=self)
+        box.setInformativeText(editor.replaced_note(split, row, before, after) + "\n\n" + self.tr(
+            "Asked once per opened project: later changes of dev and test gold are noted in the status bar."))
+        change = box.addButton(self.tr("Change gold"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(box.addButton(QMessageBox.StandardButton.Cancel))  # Enter keeps the gold
+        box.exec()
+        editor.setFocus()
+        return box.clickedButton() is change
 
     # -- the labelling assistant -------------------------------------------------------------
     def _show_assist(self) -> None:
