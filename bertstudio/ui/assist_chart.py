@@ -29,6 +29,9 @@ from bertstudio.ui.plots import follow_palette
 
 LOOP_COLOUR = "#0072B2"
 RANDOM_COLOUR = "#999999"
+# fewer audit labels than this: no accuracy is said ("Audit accuracy 0% (0%-79%)" after one label read
+# as a broken model to a newcomer, who reads the figure before its interval)
+MIN_AUDIT_LABELS = 5
 
 
 def audit_line(controller: AssistController) -> str:
@@ -50,6 +53,9 @@ def audit_line(controller: AssistController) -> str:
     one = stats.n == 1  # "1 audit labels" read wrong
     if stats.accuracy is None:  # regression: no accuracy, only the count
         return tr("1 audit label") if one else tr("%1 audit labels").replace("%1", str(stats.n))
+    if not stats.words and stats.n < MIN_AUDIT_LABELS:  # (tagging: each sentence checks many words)
+        return (tr("1 audit label so far: too few for an accuracy") if one
+                else tr("%1 audit labels so far: too few for an accuracy").replace("%1", str(stats.n)))
     if stats.words:  # tagging: the words of the audit sentences, which are the checks
         line = (tr("Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence") if one
                 else tr("Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences"))

@@ -293,57 +293,67 @@
         <translation>已取消推送到 {repo}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
         <source>Labelling assistant off</source>
         <translation>标注助手已关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
         <source>Labelling assistant starting…</source>
         <translation>标注助手正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
         <source>No audit: the labelling assistant has no model for this kind of project</source>
         <translation>无核查：标注助手没有适用于这类项目的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="48"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="51"/>
         <source>Audit: no model yet</source>
         <translation>核查:尚无模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
         <source>No audit labels yet: every 10th example is a random check</source>
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
         <source>%1 audit labels</source>
         <translation>%1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
         <source>1 audit label</source>
         <translation>1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="54"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="57"/>
+        <source>1 audit label so far: too few for an accuracy</source>
+        <translation>目前只有 1 个核查标签：太少，无法给出准确率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="58"/>
+        <source>%1 audit labels so far: too few for an accuracy</source>
+        <translation>目前只有 %1 个核查标签：太少，无法给出准确率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="60"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，1 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="61"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，%4 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="57"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="63"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="57"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="63"/>
         <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
@@ -1257,32 +1267,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="74"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="80"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="75"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="81"/>
         <source>labels so far</source>
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="89"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="95"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="90"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="96"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="152"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="158"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="157"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="163"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>

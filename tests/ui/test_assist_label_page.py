@@ -202,7 +202,7 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
     stats = a.assist.audit()
     assert stats.n == 2
     # the chart redraws on its coalescing timer (REDRAW_MS), not at each event
-    qtbot.waitUntil(lambda: a.page.chart.title.text().endswith("2 audit labels"), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: a.page.chart.title.text().startswith("2 audit labels so far"), timeout=WAIT_MS)
     a.page.chart.redraw()
     xs, ys = a.page.chart.loop_curve.getData()
     last = a.assist.history()[-1]  # the chart's last point is the shown model's audit accuracy now

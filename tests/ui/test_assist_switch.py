@@ -184,9 +184,11 @@ def test_one_audit_label_is_said_in_the_singular():
         stats = SimpleNamespace(n=n, accuracy=accuracy, low=0.2, high=1.0, words=words)
         return audit_line(SimpleNamespace(audit=lambda: stats, is_on=lambda: True, model_in_loop=lambda: True))
 
-    assert line(1, 1.0) == "Audit accuracy 100% (20%-100%), 1 audit label"
+    # below 5 labels no accuracy: "Audit accuracy 0% (0%-79%)" after one label was read as "0%"
+    assert line(1, 0.0) == "1 audit label so far: too few for an accuracy"
+    assert line(4, 0.5) == "4 audit labels so far: too few for an accuracy"
+    assert line(5, 0.6) == "Audit accuracy 60% (20%-100%), 5 audit labels"  # the interval kept
     assert line(250, 249 / 250) == "Audit accuracy 99.6% (20%-100%), 250 audit labels"  # not "100%"
-    assert line(2, 0.5) == "Audit accuracy 50% (20%-100%), 2 audit labels"
     assert line(1, None) == "1 audit label" and line(3, None) == "3 audit labels"
     # tagging: the checks are sentences ("8 audit labels" was one sentence of eight words)
     assert line(1, 0.25, words=8) == "Audit accuracy 25% (20%-100%) on 8 words, 1 audit sentence"
