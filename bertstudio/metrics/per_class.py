@@ -11,7 +11,7 @@ BIO tag sets, tags by scikit-learn for plain ones such as POS).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 AVERAGES: tuple[str, ...] = ("macro avg", "weighted avg")
@@ -67,16 +67,21 @@ def classification_report_of(golds: Sequence[Any], preds: Sequence[Any], labels:
     """
     golds, preds = [str(g) for g in golds], [str(p) for p in preds]
     names = [str(n) for n in labels] or sorted(set(golds) | set(preds))
-    from sklearn.metrics import classification_report  # here: scikit-learn takes ~1.7 s to import
+    from sklearn.metrics import precision_recall_fscore_support  # here: scikit-learn takes ~1.7 s to import
 
-    report = classification_report(golds, preds, labels=names, output_dict=True, zero_division=0)
+    # Rows by position, never by name: sklearn's output_dict mixes classes with its summary keys
+    # ("accuracy", "macro avg", "weighted avg"), and a project may name a label so.
     seen = set(golds) | set(preds)
-    present = [n for n in names if n in seen]
-    if present and len(present) < len(names):  # the averages over the classes scored, as the run's macro_f1
-        averages = classification_report(golds, preds, labels=present, output_dict=True, zero_division=0)
-        report.update({a: averages[a] for a in AVERAGES if a in averages})
-    result = report_from_dict(report, names, unit)
-    return replace(result, classes=tuple(replace(c, scored=c.name in seen) for c in result.classes))
+    p, r, f, s = precision_recall_fscore_support(golds, preds, labels=names, average=None, zero_division=0)
+    classes = tuple(ClassScores(n, float(p[i]), float(r[i]), float(f[i]), int(s[i]), n in seen)
+                    for i, n in enumerate(names))
+    present = [n for n in names if n in seen] or names  # the averages over the classes scored, as the run's macro_f1
+    support = sum(c.support for c in classes if c.name in set(present))
+    averages = []
+    for name, average in zip(AVERAGES, ("macro", "weighted")):
+        ap, ar, af, _ = precision_recall_fscore_support(golds, preds, labels=present, average=average, zero_division=0)
+        averages.append(ClassScores(name, float(ap), float(ar), float(af), support))
+    return PerClassReport(classes, tuple(averages), unit)
 
 
 def per_class_from_predictions(predictions: Sequence[Mapping[str, Any]], labels: Sequence[str], *,

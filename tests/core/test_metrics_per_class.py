@@ -97,3 +97,15 @@ def test_a_real_tiny_pos_run_on_ud_ewt_scores_tags_not_entities(tmp_path, tiny_m
     assert [c.name for c in report.classes] == ewt.labels and "PRON" in ewt.labels
     supports = Counter(t for row in preds for t in row["gold"])
     assert {c.name: c.support for c in report.classes} == {t: supports.get(t, 0) for t in ewt.labels}
+
+
+@pytest.mark.parametrize("odd", ["accuracy", "macro avg", "weighted avg"])
+def test_label_named_like_a_report_summary_key_gets_its_own_scores(odd: str) -> None:
+    """sklearn's output_dict mixes classes with "accuracy"/"macro avg"/"weighted avg": a label so
+    named crashed the report ("accuracy") or showed the average's numbers as its own."""
+    report = classification_report_of(["x", "y", odd], ["x", odd, "y"], ["x", "y", odd])
+    assert [c.name for c in report.classes] == ["x", "y", odd]
+    mine = report.classes[2]
+    assert (mine.precision, mine.recall, mine.f1, mine.support) == (0.0, 0.0, 0.0, 1)  # by hand
+    assert [a.name for a in report.averages] == ["macro avg", "weighted avg"]
+    assert report.averages[0].precision == pytest.approx(1 / 3) and report.averages[0].support == 3
