@@ -328,16 +328,19 @@ def submission_index(task: GlueTask, data_dir_or_file: str | os.PathLike[str]) -
                         expected=f"the {task.test_rows:,} rows of GLUE's {task.name} test set")
     if not (layout.names and layout.names[0].lower() in ("index", "id")):
         return [str(i) for i in range(len(first))]
-    seen: dict[str, int] = {}
+    seen: dict[int, int] = {}
     for row, value in enumerate(first):
-        if not value.isdigit() or value in seen:
+        # ASCII digits without a leading zero, as the release writes them: str.isdigit() also takes
+        # "²", "٣" and "５", and "01" is the server's 1 again, leaving a row twice and one missing.
+        whole = value.isascii() and value.isdigit() and (value == "0" or not value.startswith("0"))
+        if not whole or int(value) in seen:
             lines = [line for line, _f in scan_records(read_bytes(path).decode("utf-8", "replace").lstrip("\ufeff"),
                                                         task.delimiter, task.quoting)]
-            problem = (f"index {value!r} is not a whole number" if not value.isdigit()
-                       else f"index {value} again (first on line {lines[seen[value] + 1]})")
+            problem = (f"index {value!r} is not a whole number as GLUE writes it (ASCII digits, no leading zero)"
+                       if not whole else f"index {value} again (first on line {lines[seen[int(value)] + 1]})")
             raise DataError(problem, path=path, where=f"line {lines[row + 1]}",
                             expected="each test row's own index, once, as in the GLUE release")
-        seen[value] = row
+        seen[int(value)] = row
     return first
 
 

@@ -190,3 +190,17 @@ def test_submission_values_are_the_servers() -> None:
     assert submission_value(get_preset("QQP"), {"label": "duplicate"}) == "1"
     assert submission_value(get_preset("WNLI"), {"label": "entailment"}) == "1"
     assert submission_value(get_preset("QNLI"), {"label": "not_entailment"}) == "not_entailment"
+
+
+@pytest.mark.parametrize("index", ["01", "0101", "\u00b2", "\u0663", "\uff15"])
+def test_a_test_index_glue_would_misread_is_refused_naming_its_line(glue_runs, tmp_path, capsys, index) -> None:
+    """str.isdigit() took superscripts and non-ASCII digits, and "01" (the server's 1) passed as new."""
+    data, runs = glue_runs
+    test = _copy_rte(data, tmp_path / "data")
+    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = "\t".join([index, *lines[4].split("\t")[1:]])
+    test.write_text("".join(lines), encoding="utf-8")
+    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
+    assert str(test) in err and "line 5" in err and repr(index) in err
+    assert not (tmp_path / "s.zip").exists()
