@@ -34,6 +34,22 @@ def _legacy_identity(flag: Any, label: str) -> str:
     return text_key(f"{flag.text}\x1f{label}\x1f{flag.word}").hex()
 
 
+def _shape_problem(data: Any) -> str | None:
+    """Why ``data`` is not a kept-flags file this version reads (None when it is): ``{"version":
+    1 or 2, "kept": [...]}``, each entry a hashed key of version 1 or a [key, label] pair of strings."""
+    if not isinstance(data, dict):
+        return f"not a kept-flags file (a JSON {type(data).__name__}, expected an object)"
+    if type(data.get("version")) is not int or data["version"] not in (1, 2):
+        return (f"version {data['version']!r}" if "version" in data else "no version") + " (expected 1 or 2)"
+    entries = data.get("kept")
+    if not isinstance(entries, list):
+        return "kept is not a list"
+    for e in entries:
+        if not (isinstance(e, str) or (isinstance(e, list) and len(e) == 2 and all(isinstance(v, str) for v in e))):
+            return f"kept entry {json.dumps(e)[:60]} is not a key or a [key, label] pair"
+    return None
+
+
 class ReviewStore:
     """The kept flags of one split, in the project folder (atomic writes; unreadable = empty).
 
@@ -52,11 +68,16 @@ class ReviewStore:
     def _read(self) -> tuple[set[tuple[str, str]], set[str], str | None]:
         try:
             text = read_regular_text(self.path, missing_ok=True, max_bytes=64 << 20)  # never opens a FIFO
-            data = json.loads(text) if text is not None else {}
-            entries = data.get("kept", []) if isinstance(data, dict) else []
-            entries = entries if isinstance(entries, list) else []
-            kept = {(str(e[0]), str(e[1])) for e in entries if isinstance(e, list) and len(e) == 2}
-            return kept, {e for e in entries if isinstance(e, str)}, None
+            if text is None:
+                return set(), set(), None
+            data = json.loads(text)
+            # JSON of another shape (a newer version, a list, entries of 3) is as unreadable as bad
+            # JSON: read as empty it was written over at the next Keep, the original gone
+            shape = _shape_problem(data)
+            if shape:
+                raise DataError(shape, path=self.path)
+            kept = {(e[0], e[1]) for e in data["kept"] if isinstance(e, list)}
+            return kept, {e for e in data["kept"] if isinstance(e, str)}, None
         except (DataError, ValueError, TypeError, RecursionError) as exc:
             log.warning("%s unreadable, starting afresh: %s", self.path, exc)
             return set(), set(), str(exc) if isinstance(exc, DataError) else f"{self.path}: {type(exc).__name__}"

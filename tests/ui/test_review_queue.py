@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 
 from bertstudio.metrics.display import format_percent
@@ -534,3 +535,22 @@ def test_a_check_that_spans_a_rename_still_hides_the_flags_kept(qtbot, session_f
         gate.set()
     assert any(f.given == old for f in queue.report.flags)  # the check named the label as it was
     assert queue.hidden_kept == 1 and kept.row not in [f.row for f, _ in _items(queue)]
+
+
+@pytest.mark.parametrize("content", ['{"version": 3, "kept": [{"key": "k1", "label": "pos"}]}', '[["k1", "pos"]]',
+                                     '{"version": 2, "kept": "abc"}', '{"version": 2, "kept": [["k1", "pos", "x"]]}',
+                                     '{"kept": []}', '{"version": 2, "kept": [[null, "pos"]]}'])
+def test_a_kept_flags_file_of_another_shape_is_kept_aside_not_written_over(tmp_path, content):
+    """Valid JSON of another shape (a newer version, a list, entries of 3) was read as empty with
+    no problem, and the next Keep wrote version 2 over it: the original was gone."""
+    from types import SimpleNamespace
+
+    from bertstudio.ui.review_store import ReviewStore
+
+    path = tmp_path / "label-review-train.json"
+    path.write_text(content, encoding="utf-8")
+    store = ReviewStore(tmp_path, "train")
+    assert store.problem and str(path) in store.problem
+    store.keep(SimpleNamespace(text="a", given="pos", word=None))
+    assert path.with_name(path.name + ".damaged").read_text(encoding="utf-8") == content
+    assert ReviewStore(tmp_path, "train").problem is None
