@@ -461,6 +461,10 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
     except ConfigError as exc:  # "the model has no task head": a pre-trained encoder, named
         raise ConfigError(exc.problem, path=model_dir, expected=exc.expected) from None
     labels: list[str] = []
+    if kind == "qa":  # refused here, with its file, not at the first question
+        from bertstudio.tasks.qa import null_answers_in
+
+        null_answers_in(config, config_path)
     if kind == "regression" and config.num_labels != 1:  # a score read from one of several outputs: nonsense
         raise ConfigError(f"a regression model gives one score, but this head has {config.num_labels} outputs",
                           path=config_path, where="bertstudio.task", expected="the task kind the model was trained for")

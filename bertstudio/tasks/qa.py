@@ -209,8 +209,22 @@ def null_answers_of(model: Any) -> bool:
     """Whether ``model`` (a transformers model or an ONNX stand-in) may answer "no answer": it was
     trained on data with unanswerable questions (:func:`record_null_answers`). A model saved before
     bertstudio kept it answers every question (SQuAD v1.1 behaviour)."""
-    meta = getattr(getattr(model, "config", None), "bertstudio", None)
-    return isinstance(meta, dict) and meta.get("null_answers") is True
+    return null_answers_in(getattr(model, "config", None))
+
+
+def null_answers_in(config: Any, path: Any = None) -> bool:
+    """``config.bertstudio["null_answers"]``: true, false or absent (False: saved before bertstudio
+    kept it), as the export's labels.json is read (standalone_predict.check_fields); any other
+    value is a damaged config.json, refused (it was read as false: a v2 model answered every question, and
+    export-onnx wrote false). ``path``: the config.json, else the folder the config came from."""
+    meta = getattr(config, "bertstudio", None)
+    value = meta.get("null_answers", False) if isinstance(meta, dict) else False
+    if not isinstance(value, bool):
+        folder = getattr(config, "_name_or_path", None)
+        raise ConfigError(f"{value!r} is not true or false", where="bertstudio.null_answers",
+                          path=path or (f"{folder}/config.json" if folder else None),
+                          expected="true or false")
+    return value
 
 
 class QAAccumulator:

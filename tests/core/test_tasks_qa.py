@@ -282,3 +282,23 @@ def test_a_mark_stays_with_a_thai_or_cjk_letter_that_stands_alone():
     for decode in (whole_words, _whole_words):
         assert thai[slice(*decode(thai, 0, 1))] == "กี่"
         assert decode(thai, 0, 3) == (0, 3)
+
+
+@pytest.mark.parametrize("value", ["true", 1, None, {}, [True]])
+def test_a_null_answers_of_the_wrong_type_in_config_json_is_refused(tiny, tmp_path, capsys, value):
+    """config.json's bertstudio.null_answers "true" (or 1, null, ...) was read as false without a
+    word: a v2 model answered every question and export-onnx wrote false. Refused as labels.json's is."""
+    import json
+
+    from bertstudio.tasks.model import build_model, save_model
+    from test_cli import run
+
+    model, tokenizer = build_model("qa", tiny, labels=[])
+    folder = save_model(model, tokenizer, tmp_path / "model")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    config["bertstudio"]["null_answers"] = value
+    (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    capsys.readouterr()
+    code, out, err = run(["predict", "--model", str(folder), "--question", "who", "--context", "the cat"], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert str(folder / "config.json") in err and "bertstudio.null_answers" in err and repr(value) in err
