@@ -410,6 +410,9 @@ def _local_model(model: str | None) -> Path | None:
     return path if path.exists() or looks_like_path(model) else None
 
 
+_FINGERPRINT = re.compile(r"[0-9a-f]{32}")  # base_model_fingerprint: blake2b, 16 bytes, hex
+
+
 def resume_model_problem(saved_model: str | None, model: str | None, state: Mapping[str, Any], *,
                          command_line: bool = True) -> Said | None:
     """Why a resume of a run that started from ``saved_model`` (its config.toml) cannot go on from
@@ -419,7 +422,12 @@ def resume_model_problem(saved_model: str | None, model: str | None, state: Mapp
     anywhere (a run taken to another machine, its model copied elsewhere); one from before runs kept
     it only from the folder it started from. ``command_line``: the advice names ``--model`` (the app
     has no such choice). None when the resume can go on."""
-    recorded = state.get(BASE_MODEL) if isinstance(state.get(BASE_MODEL), str) else None
+    recorded = state.get(BASE_MODEL)
+    if BASE_MODEL in state and not (isinstance(recorded, str) and _FINGERPRINT.fullmatch(recorded)):
+        # a damaged checkpoint, said as such: a list was "written by an older bertstudio", a string
+        # (the right hash in upper case) "not the base model the run started from"
+        error = f"{STATE}, {BASE_MODEL}: not a model fingerprint (expected 32 hex digits)"
+        return Said(f"its checkpoint cannot be read: {error}", "damaged_checkpoint", error=error)
     local = _local_model(model)
     if local is None and recorded is not None and model is not None and base_model_fingerprint(model) is None:
         local = Path(model).expanduser()  # only a folder is fingerprinted: the run's was one, and it is not there

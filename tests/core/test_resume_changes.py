@@ -332,3 +332,17 @@ def test_a_missing_base_model_named_by_any_path_is_said_missing_not_changed(mode
     assert "is missing" in said and "--model" in said
     assert looks_like_path(model) == (model != "models/bert")  # org/name: a Hub id by its look alone
     assert not looks_like_path("bert-base-uncased") and not looks_like_path("google/bert_uncased_L-2_H-128_A-2")
+
+
+@pytest.mark.parametrize("damaged", [[1], {"x": 1}, 123, None, "", "/etc/passwd", "x" * 300, "upper"])
+def test_a_damaged_base_model_in_state_json_is_said_damaged(damaged, tiny_model_dir):
+    """A list in state.json's base_model was blamed on "an older bertstudio", a string (even the
+    right hash in upper case) on the user's model, "not the base model the run started from"."""
+    from bertstudio.train.rundir import BASE_MODEL, base_model_fingerprint, resume_model_problem
+
+    model = str(tiny_model_dir)
+    right = base_model_fingerprint(model)
+    assert resume_model_problem(model, model, {BASE_MODEL: right}) is None
+    said = resume_model_problem(model, model, {BASE_MODEL: right.upper() if damaged == "upper" else damaged})
+    assert said is not None and said.kind == "damaged_checkpoint", said
+    assert "state.json, base_model: not a model fingerprint" in said
