@@ -321,7 +321,13 @@ def submission_index(task: GlueTask, data_dir_or_file: str | os.PathLike[str]) -
     path = resolve_file(task, data_dir_or_file, "test")
     _check_header(task, "test", path)
     opts = replace(_options(task, "test"), columns={"text": 0}, label_map=None, score_range=None)
-    first = [v.strip() for v in read_table(path, "sentence", opts).dataset["text"]]
+    try:
+        first = [v.strip() for v in read_table(path, "sentence", opts).dataset["text"]]
+    except DataError as exc:  # the index is read as the text column: its empty cell is no "empty text"
+        if exc.problem != "empty text":
+            raise
+        raise DataError("empty index", path=exc.path, where=exc.where,
+                        expected="each test row's own index, once, as in the GLUE release") from None
     layout = task.layouts["test"]
     if task.test_rows is not None and len(first) != task.test_rows:
         raise DataError(f"{len(first):,} rows", path=path,

@@ -204,3 +204,16 @@ def test_a_test_index_glue_would_misread_is_refused_naming_its_line(glue_runs, t
     assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
     assert str(test) in err and "line 5" in err and repr(index) in err
     assert not (tmp_path / "s.zip").exists()
+
+
+def test_an_empty_test_index_is_said_as_such(glue_runs, tmp_path, capsys) -> None:
+    """The index column is read as the text: an empty index was said as "empty text"."""
+    data, runs = glue_runs
+    test = _copy_rte(data, tmp_path / "data")
+    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = "\t".join(["", *lines[4].split("\t")[1:]])
+    test.write_text("".join(lines), encoding="utf-8")
+    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
+    assert str(test) in err and "line 5" in err and "empty index" in err and "empty text" not in err
+    assert not (tmp_path / "s.zip").exists()
