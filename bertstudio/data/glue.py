@@ -362,6 +362,22 @@ def _written_header(layout: SplitLayout) -> list[str]:
 _INDEX_NAMES = ("index", "id", "idx")  # a GLUE test file's first column, as the release, QQP and datasets name it
 
 
+def _refuse_datasets_export(t: GlueTask, layout: SplitLayout, path: Path, line: int, fields: list[str]) -> None:
+    """A header ending in ``idx`` (``sentence label idx``) is Hugging Face datasets' export of the
+    task, not the GLUE release: it was refused as "found 3 columns (expected 2 columns)" or by
+    its header, neither saying what the file is or how to read it (--format tsv --columns)."""
+    cells = [f.strip() for f in fields]
+    if len(cells) < 2 or cells[-1].lower() != "idx" or [c.lower() for c in cells] == [n.lower() for n in layout.names]:
+        return
+    texts = [c for c in cells[:-1] if c.lower() != "label"][:2]
+    mapping = ",".join([f"{k}={c}" for k, c in zip(("text", "text_pair"), texts)]
+                       + (["label=label"] if any(c.lower() == "label" for c in cells) else []))
+    raise DataError(f'header "{" ".join(cells)}": a Hugging Face datasets export of {t.name}, not the GLUE release',
+                    path=path, where=f"line {line}",
+                    expected=f"the GLUE release's file, or this one read with --format tsv --columns {mapping}, "
+                             "its labels being the dataset's label ids")
+
+
 def _check_header(t: GlueTask, split: str, path: Path) -> None:
     """Line 1 of a positional file with a header names, at each column read, what the GLUE
     release (or :func:`save_glue`) has there: the columns are taken by position, so a reordered
@@ -371,6 +387,7 @@ def _check_header(t: GlueTask, split: str, path: Path) -> None:
         return
     text = read_bytes(path, head=1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
     line, fields = next(scan_records(text, t.delimiter, t.quoting), (1, []))
+    _refuse_datasets_export(t, layout, path, line, fields)
     if len(fields) != len(layout.names):
         return  # the reader says "found N columns (expected M)"
     n = len(fields)

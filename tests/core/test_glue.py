@@ -97,3 +97,19 @@ def test_a_path_of_the_wrong_kind_is_worded_once_for_load_glue_the_glue_command_
     with pytest.raises(DataError) as info:
         load_glue(rte, tmp_path / "b", "dev")
     assert str(info.value) == path_problem(rte, tmp_path / "b", "dev")
+
+
+@pytest.mark.parametrize("task, header, mapping", [
+    ("SST-2", "sentence\tlabel\tidx", "text=sentence,label=label"),
+    ("RTE", "sentence1\tsentence2\tlabel\tidx", "text=sentence1,text_pair=sentence2,label=label")])
+def test_a_hugging_face_datasets_export_is_named_as_such(tmp_path, task, header, mapping) -> None:
+    """datasets' export (a last column idx) was refused as "found 3 columns (expected 2 columns)"
+    or by its header, saying neither what the file is nor how to read it."""
+    path = tmp_path / task / "train.tsv"
+    path.parent.mkdir()
+    path.write_text(header + "\n" + "\t".join(["a b"] * (header.count("\t") - 1) + ["1", "0"]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_glue(task, tmp_path, "train")
+    said = str(info.value)
+    assert said.startswith(f"{path}, line 1: ") and "a Hugging Face datasets export" in said and "\n" not in said
+    assert f"--format tsv --columns {mapping}" in said
