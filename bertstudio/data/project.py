@@ -204,6 +204,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             self.recovery_messages.extend(loaded.messages)
             if loaded.from_backup and not self.read_only:  # rows written after the backup: kept, never deleted as unused
                 self.recovery_messages.extend(self._keep_unnamed_data())
+            elif loaded.from_backup:  # kept where it can be written; here only said, and never deleted
+                self.recovery_messages.extend(self._unnamed_data_said())
             self._replay(from_backup=loaded.from_backup)
             self.recovery_messages.extend(self._restore_used_labels())
             if loaded.rewrite and not self.read_only:  # upgraded or restored: write the good state back now
@@ -344,6 +346,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         self._pending += 1
 
     def _remove_unused(self, *, closing: bool = False) -> None:
+        if self.read_only:  # nothing is deleted here: an unnamed file may be the only copy of newer rows
+            return
         in_use = set() if closing else self._handed_out
         store.remove_unused(self.folder, self._meta, store.read_backup_meta(self.folder), in_use)
 

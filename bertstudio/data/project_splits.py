@@ -245,6 +245,17 @@ class SplitOps:
         return dict(entry) if entry else None
 
     # ------------------------------------------------------------------ backups of replaced rows
+    def _unnamed_data_said(self) -> list[str]:
+        """A read-only project restored from its backup: the data files the restored project.json
+        does not name (rows written after the backup), said and left in place; a writable open
+        keeps them as backups of replaced rows (:meth:`_keep_unnamed_data`)."""
+        named = {Path(str(info.get("file"))).name for info in self._meta["splits"].values()}
+        data_dir = self.folder / store.DATA_DIR
+        return [f"{store.DATA_DIR}/{path.name} is not named by the restored project.json (rows written after its "
+                "backup); it is left in place and kept when the project is opened where it can be written"
+                for path in (sorted(data_dir.iterdir()) if data_dir.is_dir() else ())
+                if _DATA_FILE.match(path.name) and path.name not in named and path.is_file()]
+
     def _keep_unnamed_data(self) -> list[str]:
         """After project.json was restored from its backup: each split's newest data file that
         the restored copy does not name (rows imported or folded after the backup was made)

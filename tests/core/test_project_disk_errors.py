@@ -283,3 +283,27 @@ def test_a_write_probe_left_behind_is_swept_at_the_next_open(tmp_path: Path, mon
     with Project.open(tmp_path / "p"):
         pass
     assert not [f.name for f in (tmp_path / "p").iterdir() if "probe" in f.name]
+
+
+def test_a_read_only_project_restored_from_its_backup_deletes_nothing_and_says_what_it_left(tmp_path, monkeypatch):
+    """Files read-only in a writable folder (a copy off a CD, mode 0444): a project opened from
+    project.json.bak skipped keeping the rows written after the backup, and close() then deleted their
+    data file (removing needs only the folder's write permission): the only copy of those rows."""
+    import bertstudio.data.project as project_module
+
+    folder = tmp_path / "p"
+    p = Project.create(folder, name="p", kind="sentence", labels=LABELS)
+    p.import_examples(from_records("sentence", [{"text": "old", "label": "pos"}], labels=LABELS), "train")
+    p.import_examples(from_records("sentence", [{"text": f"new {i}", "label": "neg"} for i in range(5)], labels=LABELS),
+                      "train", replace=True)
+    p.close()
+    before = sorted(f.name for f in (folder / "data").iterdir() if f.is_file())
+    (folder / "project.json").write_text("{ torn", encoding="utf-8")  # read from project.json.bak
+    monkeypatch.setattr(project_module, "files_writable", lambda folder, names: False)  # root writes through 0444
+    p = Project.open(folder)
+    assert p.read_only
+    newer = [m for m in p.recovery_messages if "not named by the restored project.json" in m]
+    assert len(newer) == 1 and "left in place" in newer[0]
+    p.examples("train")  # rows handed out: close() used to remove what neither project.json names
+    p.close()
+    assert sorted(f.name for f in (folder / "data").iterdir() if f.is_file()) == before
