@@ -52,6 +52,7 @@ value, previous), ``labels_changed`` (op, and old/new for a rename), ``split_imp
 from __future__ import annotations
 
 import copy
+import itertools
 import logging
 import operator
 import os
@@ -101,6 +102,8 @@ log = logging.getLogger(__name__)
 Listener = Callable[[dict[str, Any]], None]
 
 
+_OPENS = itertools.count(1)  # Project.opened: which opening of a project this object is
+
 class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
     """An open project folder. Create with :meth:`create` or :meth:`open`, finish with :meth:`close`."""
 
@@ -113,8 +116,10 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         self._listeners: list[Listener] = []
         self._tables: dict[str, pa.Table] = {}
         self._overlay = GoldOverlay(meta["kind"], SPLITS)
-        # bumped on every change of a split's rows or labels, so examples() can reuse what it built
+        # bumped on every change of a split's rows or labels, so examples() can reuse what it built;
+        # they start again at 0 at each open: with ``opened`` (unique in this process) they name the rows
         self._versions: dict[str, int] = {s: 0 for s in SPLITS}
+        self.opened = next(_OPENS)
         self._examples_cache: dict[str, tuple[int, Any]] = {}
         self._handed_out: set[str] = set()  # data files behind ExampleSets given out: kept until close
         self._seq = int(meta.get("seq", 0))

@@ -1411,11 +1411,14 @@ def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str,
 
     if not callable(getattr(project, "examples", None)):
         return None
-    versions = getattr(project, "_versions", None)
-    key = (getattr(project, "uid", None), str(getattr(project, "folder", "")),
-           tuple(sorted(versions.items())) if isinstance(versions, dict) else object(),
-           json.dumps(config.to_dict(), sort_keys=True, default=str),
-           json.dumps([state.get("data"), state.get("eval_data", "absent")], sort_keys=True, default=str))
+    def rows_key() -> tuple[Any, ...]:  # which rows of which opening: the versions restart at each open
+        versions = getattr(project, "_versions", None)
+        return (getattr(project, "uid", None), str(getattr(project, "folder", "")), getattr(project, "opened", object()),
+                tuple(sorted(versions.items())) if isinstance(versions, dict) else object(),
+                json.dumps(config.to_dict(), sort_keys=True, default=str),
+                json.dumps([state.get("data"), state.get("eval_data", "absent")], sort_keys=True, default=str))
+
+    key = rows_key()
     seen = _ROWS_SEEN
     if seen is not None and seen[0] == key:
         return seen[1]
@@ -1424,7 +1427,8 @@ def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str,
     error = rows_changed(state, now, train, dev)
     said = None if error is None else Said(f"{error.where}: {error.problem} ({error.expected})", "data_changed",
                                            **error.facts)
-    _ROWS_SEEN = (key, said)
+    if rows_key() == key:  # an edit while the rows were read (the Runs page asks on a worker): not kept
+        _ROWS_SEEN = (key, said)
     return said
 
 

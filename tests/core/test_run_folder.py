@@ -475,6 +475,16 @@ def test_the_resume_check_keeps_no_rows_of_a_project_after_it_is_closed(tmp_path
         assert project_resume_problem(run, project) is None
         project.set_gold("train", 1, "pos")  # a new split version: asked again, not the answer kept
         assert project_resume_problem(run, project).kind == "data_changed"
+        project.set_gold("train", 1, "neg")  # put back
+        project.close()
+        project = Project.open(tmp_path / "proj")  # rows as the run's: the answer of this opening's version 0
+        assert project_resume_problem(run, project) is None
+        project.set_gold("train", 1, "pos")  # changed again, then closed: the journal folded, no one looking
+        project.close()
+        # the split versions start again at 0 at each open: the answer of the earlier opening's version 0
+        # (the rows as they were) came back for the changed rows, and Resume was offered
+        project = Project.open(tmp_path / "proj")
+        assert project_resume_problem(run, project).kind == "data_changed"
     finally:
         project.close(compact=False)
 
