@@ -344,7 +344,11 @@ class RunsPage(QWidget):
         self.rename_button.setToolTip(self.tr("Give the selected run of this project a name of your own"))
         self.rename_button.clicked.connect(self._ask_rename)
         self.resume_button = QPushButton(self.tr("Resume"), objectName="resumeRunButton", enabled=False)
-        self._resume_check: Any = None  # the JobWorker asking the resume rule of a big project's run
+        # a big project's resume rule is asked on a JobWorker, one at a time: the one running, the
+        # (folder, project) it asks for, and the one the selection wants now (None: no answer awaited)
+        self._resume_check: Any = None
+        self._resume_asked: tuple[Path, Any] | None = None
+        self._resume_wanted: tuple[Path, Any] | None = None
         self.resume_button.setToolTip(self.tr("Continue the selected stopped run from its last checkpoint"))
         self.resume_button.clicked.connect(self._resume_selected)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
@@ -502,7 +506,7 @@ class RunsPage(QWidget):
         project the rule, which hashes every row after an edit, is asked off the GUI thread."""
         from bertstudio.train.rundir import Said, project_resume_problem
 
-        self._resume_check = None  # an answer still coming is for another selection, or stale
+        self._resume_wanted = None  # an answer still coming is for another selection, or stale
         why: Any = None
         own = info is not None and self._renamable(info)
         stopped = own and info.status in ("cancelled", "interrupted")
@@ -533,6 +537,10 @@ class RunsPage(QWidget):
 
         self.resume_button.setEnabled(False)
         self.resume_button.setToolTip(self.tr("Checking whether the selected run can be resumed…"))
+        self._resume_wanted = (Path(folder), project)
+        if self._resume_check is not None:  # one at a time: asked when the running one ends (each
+            return                          # hashes every row; arrowing through runs piled them up)
+        self._resume_asked = self._resume_wanted
         worker = JobWorker(lambda _progress, _cancel: project_resume_problem(folder, project, stopped=True),
                            name="bertstudio-resume-check")
         self._resume_check = worker
@@ -550,14 +558,21 @@ class RunsPage(QWidget):
     def _on_resume_answer(self, worker: Any, why: Any) -> None:
         if worker is not None:
             worker.deleteLater()  # its check is over (the ThreadJob has let go of it)
-        if worker is not self._resume_check:  # another run was picked, or the page shown again, meanwhile
+        if worker is not self._resume_check:
             return
-        self._resume_check = None
-        self._show_resume(why is None, why)
+        self._resume_check, asked = None, self._resume_asked
+        wanted = self._resume_wanted
+        if wanted is None:  # the selection moved to a run asked on the GUI thread, or to none
+            return
+        if wanted[0] == asked[0] and wanted[1] is asked[1]:
+            self._resume_wanted = None
+            self._show_resume(why is None, why)
+        else:  # another run was picked, or the page shown again, meanwhile: asked now
+            self._check_resume_in_background(*wanted)
 
     def is_checking_resume(self) -> bool:
         """Whether the selected run's resume check is still running off the GUI thread."""
-        return self._resume_check is not None
+        return self._resume_wanted is not None
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         """Resume asked again for the picked run: its rows may have been relabelled, or its model moved,

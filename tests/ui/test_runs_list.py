@@ -309,3 +309,41 @@ def test_a_big_projects_resume_check_runs_off_the_gui_thread_and_says_it_is_chec
     page.show()
     qtbot.waitUntil(lambda: not page.is_checking_resume(), timeout=10_000)
     assert page.resume_button.isEnabled()
+
+
+def test_a_big_projects_resume_checks_run_one_at_a_time_and_the_last_pick_is_answered(qtbot, session_factory, tiny,
+                                                                                      monkeypatch):
+    """Each pick (and each refresh or show) started a new check and none was stopped: arrowing through
+    stopped runs hashed every row once per pick, all at once. One runs; the latest pick waits its turn."""
+    import threading
+
+    from bertstudio.train import rundir
+    from bertstudio.ui import runs_page
+    from helpers import random_sentiment_records
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": random_sentiment_records(12, 1)})
+    first, second = _stopped_project_run(session, str(tiny)), _stopped_project_run(session, str(tiny))
+    page = _page(qtbot, session)
+    monkeypatch.setattr(runs_page, "BIG_PROJECT_ROWS", 0)
+    gate, lock, asked, running = threading.Event(), threading.Lock(), [], [0, 0]  # now, most at once
+
+    def slow_rule(folder, project, stopped=False):
+        with lock:
+            asked.append(Path(folder).name)
+            running[0] += 1
+            running[1] = max(running)
+        gate.wait(10)
+        with lock:
+            running[0] -= 1
+        return None if Path(folder) == second else rundir.Said("finished", "finished")
+
+    monkeypatch.setattr(rundir, "project_resume_problem", slow_rule)
+    names = _names(page)
+    for k in range(8):  # arrowing up and down the two stopped runs
+        page.table.selectRow(names.index((first, second)[k % 2].name))
+    page.table.selectRow(names.index(second.name))
+    assert page.is_checking_resume() and not page.resume_button.isEnabled()
+    gate.set()
+    qtbot.waitUntil(lambda: not page.is_checking_resume(), timeout=10_000)
+    assert running[1] == 1 and asked == [first.name, second.name]  # the first pick, then only the last
+    assert page.resume_button.isEnabled()  # the answer for the run picked last
