@@ -4478,61 +4478,61 @@
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="348"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="528"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="352"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="532"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="465"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="469"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="471"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="468"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="472"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="491"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="496"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="495"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="500"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="491"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="495"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="535"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="539"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="603"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="618"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="640"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="655"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="664"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="679"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -5462,92 +5462,87 @@
 <context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="144"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="143"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="165"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="164"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="192"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="191"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="214"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="213"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>waiting for {job} to finish…</source>
         <translation>正在等待{job}结束…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="227"/>
-        <source>stopping the assistant&apos;s background training after its current step (it trains again after this run)…</source>
-        <translation>正在让助手的后台训练在当前步骤后停止（本次运行结束后它会重新训练）…</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="270"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="266"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="248"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="244"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="272"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="268"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
