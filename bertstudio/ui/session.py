@@ -428,7 +428,15 @@ class ProjectSession(QObject):
     def report_failure(self, failure: str | BertStudioError) -> None:
         """Tell the window that something the user asked for failed: text already in the user's words,
         or the core's error, whose facts the window decides on (a read-only refusal) and phrases."""
-        self.failed.emit(Failure(failure.message, failure) if isinstance(failure, BertStudioError) else Failure(failure))
+        if isinstance(failure, BertStudioError):
+            # the facts and words only: its traceback holds the frames it passed through, an editor's or a
+            # dialog's among them (``self``), which a listener keeping the failure kept alive into a later
+            # garbage collection; a top-level widget freed there crashed Qt (a segmentation fault at the end
+            # of the UI tests, in a QListWidget's destructor)
+            failure.__traceback__ = failure.__context__ = failure.__cause__ = None
+            self.failed.emit(Failure(failure.message, failure))
+        else:
+            self.failed.emit(Failure(failure))
 
     def notify_runs_changed(self) -> None:
         """Pages that start or delete runs call this so the Runs/Results pages refresh."""
