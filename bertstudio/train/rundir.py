@@ -1411,6 +1411,7 @@ def _project_rows_problem(project: Any, config: TrainConfig, state: Mapping[str,
 
     if not callable(getattr(project, "examples", None)):
         return None
+
     def rows_key() -> tuple[Any, ...]:  # which rows of which opening: the versions restart at each open
         versions = getattr(project, "_versions", None)
         return (getattr(project, "uid", None), str(getattr(project, "folder", "")), getattr(project, "opened", object()),

@@ -760,17 +760,23 @@ def _cancelled_at(qtbot, page: TrainingPage, *, step: int, start: int = 1) -> ob
     return ended
 
 
-def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
-    """#13 item 5: Seeds = 3 trains three runs one after another (each its own folder on the
-    Runs page, seeds 42, 43, 44) and the page ends with the main metric's mean and spread."""
-    from bertstudio.train.rundir import saved_config
-
+def _three_seeds_page(qtbot, tmp_path, tiny_model_dir):
+    """A Train page on a 24-row project, the tiny model for 1 epoch, Seeds = 3."""
     project = make_project(tmp_path, n_train=24)
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     page = TrainingPage(session)
     qtbot.addWidget(page)
     _tiny_settings(page, tiny_model_dir, epochs=1)
     page.form.seeds_spin.setValue(3)
+    return project, page
+
+
+def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
+    """#13 item 5: Seeds = 3 trains three runs one after another (each its own folder on the
+    Runs page, seeds 42, 43, 44) and the page ends with the main metric's mean and spread."""
+    from bertstudio.train.rundir import saved_config
+
+    project, page = _three_seeds_page(qtbot, tmp_path, tiny_model_dir)
     assert page.config.seeds == 3
     with qtbot.waitSignal(page.run_ended, timeout=180_000) as ended:
         page.start_training()
@@ -788,12 +794,7 @@ def test_a_seeds_job_cancelled_in_its_second_seed_says_how_far_it_got_and_leaves
     """Cancelled in seed 2 of 3, the page said "1 seed: accuracy 50.0 (50.0 to 50.0)" in place of the
     cancel, as if a one-seed job had finished, and seed 3's folder (only its label ids) stayed on the
     Runs page as a run of unknown outcome that nothing could finish."""
-    project = make_project(tmp_path, n_train=24)
-    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    page = TrainingPage(session)
-    qtbot.addWidget(page)
-    _tiny_settings(page, tiny_model_dir, epochs=1)
-    page.form.seeds_spin.setValue(3)
+    project, page = _three_seeds_page(qtbot, tmp_path, tiny_model_dir)
     ended = _cancelled_at(qtbot, page, step=2, start=2)  # Cancel pressed during seed 2's second step
     assert ended.args[1] == "cancelled", page.error_label.text()
     text = page.status_label.text()
