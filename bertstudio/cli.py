@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("evaluate", help="score a fine-tuned model on labelled data")
     add_arguments(p, ("model", *_DATA, "batch_size", "precision", "output_dir", "overwrite"), required=("model",),
                   help={"model": _MODEL_FOLDER + ", or an export's model.onnx", "output_dir": "write metrics.json and predictions.jsonl here",
+                        "labels": "the model's label names in its id order, as a check (default: the model's own)",
                         "batch_size": "examples per forward pass (default: 64)",
                         "precision": "auto (as training runs on this machine: bf16 where the hardware is fast at it) | "
                                      "fp32 (exact) | bf16 | fp16"})
@@ -774,6 +775,13 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
         # "pos,pos" said "unknown label 'neg' (expected one of 'pos', 'pos')", as if the file were wrong
         raise ConfigError(f"labels {given!r} are not a list of distinct names", where="--labels",
                           expected="names such as neg,pos, each once")
+    if given is not None and list(given) != list(labels):
+        # the model's ids name its labels: another order was accepted and silently read by name, as if
+        # it meant something (the help says "in id order"); a name it lacks read a row it cannot predict
+        model_order = ",".join(labels) if labels else "none (its kind has no label set)"
+        raise ConfigError(f"labels {','.join(given)} are not the model's labels in its id order ({model_order})",
+                          where="--labels", expected=f"--labels {','.join(labels)}, or no --labels (the model's)"
+                          if labels else "no --labels")
     if args.eval_file and args.data_dir:  # the folder was silently not read
         raise ConfigError("both --eval and --data-dir name evaluation data (only --eval's file would be read)",
                           where="--data-dir", expected="--eval FILE or --glue-task with --data-dir, not both")

@@ -117,6 +117,20 @@ def test_evaluate_names_labels_given_twice_as_the_problem(trained: Path, sentime
     assert code == EXIT_USAGE and len(lines) == 1 and "not a list of distinct names" in lines[0], err
 
 
+def test_evaluate_refuses_labels_other_than_the_models_in_its_order(trained: Path, sentiment_files, capsys) -> None:
+    """--labels 1,0 on a 0,1 model was accepted without a word and changed nothing (rows were read by
+    name), though its help says "label names in id order": a wrong result shown as right for whoever
+    meant the swap. The model's own order is accepted."""
+    model, dev = str(trained / "model"), str(sentiment_files[1])
+    for given in ("1,0", "0,1,2"):
+        code, out, err = run(["evaluate", "--model", model, "--eval", dev, "--labels", given], capsys)
+        lines = err.strip().splitlines()
+        assert code == EXIT_USAGE and out == "" and len(lines) == 1, err
+        assert f"labels {given} are not the model's labels in its id order (0,1)" in lines[0]
+    code, out, _ = run(["evaluate", "--model", model, "--eval", dev, "--labels", "0,1"], capsys)
+    assert code == 0 and "accuracy" in json.loads(out)
+
+
 def test_evaluate_refuses_a_data_folder_it_would_not_read(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
     code, _, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
                         "--data-dir", str(tmp_path)], capsys)
