@@ -88,6 +88,9 @@ class GoldType:
         return DataError(problem, path=path, where=where, expected=expected)
 
 
+_EXACT_FLOAT_IDS = 2 ** 53  # beyond it a float is no longer one exact integer
+
+
 class LabelGold(GoldType):
     """One label name from the project's label set per example (sentence, pair)."""
 
@@ -111,10 +114,15 @@ class LabelGold(GoldType):
             return None
         if isinstance(value, bool):  # BoolQ's true/false, as JSON spells them
             return "true" if value else "false"
+        if isinstance(value, float) and value.is_integer() and abs(value) <= _EXACT_FLOAT_IDS:
+            # a class id pandas wrote as 1.0 (an int column with a missing value is float): the id
+            # 1, as an int reads; refused before, as if it were a score
+            return str(int(value))
         if not isinstance(value, (str, int)):
-            scored = isinstance(value, float)  # a score: the data is regression, read as classes
-            raise self._bad(f"label {value!r} is not a string or integer", "a label name" + (
-                "; a score such as this one is regression data" if scored else ""), where, path)
+            scored = isinstance(value, float) and math.isfinite(value)  # a score: regression data read as classes
+            hint = ("; a score such as this one is regression data" if scored else
+                    "; null for a row without one" if isinstance(value, float) else "")  # NaN: a missing value
+            raise self._bad(f"label {value!r} is not a string or integer", "a label name" + hint, where, path)
         return str(value)
 
     def order_labels(self, found: list[str]) -> list[str]:

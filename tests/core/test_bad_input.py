@@ -370,6 +370,27 @@ def test_a_score_in_a_json_label_says_it_is_regression_data(tmp_path: Path) -> N
                                "such as this one is regression data)")
 
 
+def test_class_ids_pandas_wrote_as_floats_read_as_the_ids(tmp_path: Path) -> None:
+    """pandas writes an int label column with a missing value as floats ("label": 1.0, null); those
+    rows were refused as scores. A whole float reads as the id an int reads as; a fraction or NaN
+    is refused by its line."""
+    ints, floats = tmp_path / "ints.jsonl", tmp_path / "floats.jsonl"
+    ints.write_text('{"text": "a b", "label": 1}\n{"text": "c", "label": 0}\n{"text": "d"}\n'
+                    '{"text": "e", "label": 0}\n', encoding="utf-8")
+    floats.write_text('{"text": "a b", "label": 1.0}\n{"text": "c", "label": 0.0}\n{"text": "d", "label": null}\n'
+                      '{"text": "e", "label": -0.0}\n', encoding="utf-8")
+    for kind in (None, "sentence"):
+        want, got = load_examples(ints, kind=kind), load_examples(floats, kind=kind)
+        assert got.kind == want.kind == "sentence" and got.labels == want.labels == ["0", "1"]
+        assert got.dataset["label"] == want.dataset["label"] == ["1", "0", None, "0"]
+    for value, hint in (("0.5", "a score such as this one is regression data"), ("NaN", "null for a row without one")):
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(f'{{"text": "a", "label": 1.0}}\n{{"text": "b", "label": {value}}}\n', encoding="utf-8")
+        with pytest.raises(DataError) as info:
+            load_examples(bad, kind="sentence")
+        assert str(info.value).startswith(f"{bad}, line 2: label ") and hint in str(info.value)
+
+
 @pytest.mark.parametrize("value", ["1e20", "-3.5e38", "1e300"])
 def test_a_score_too_large_to_learn_is_refused_by_every_reader(tmp_path: Path, value: str) -> None:
     """1e20 passed the readers; the run's loss became inf at step 1 and it advised a lower learning rate."""

@@ -227,9 +227,14 @@ def test_booleans_read_as_class_names_and_float_scores_say_regression(tmp_path: 
     back = load_examples(tmp_path / "r.jsonl")  # read back as the scores it holds, not refused
     assert back.kind == "regression" and _rows(back) == _rows(scores)
     assert _rows(load_examples(tmp_path / "r.jsonl", kind="regression")) == _rows(scores)
-    # one text and a float: not a pair set guessed, so the sentence reader says what it is
+    # one text and a float: a fraction makes it scores, and read as classes the reader says what it is;
+    # whole floats are the class ids ints are (pandas writes an id column with a missing value as 4.0, 1.0)
+    fraction = _write(tmp_path / "f.jsonl", '{"text": "a", "label": 4.5}\n{"text": "b", "label": 1.0}\n')
+    assert load_examples(fraction).kind == "regression"
     with pytest.raises(DataError, match="regression data"):
-        load_examples(_write(tmp_path / "s.jsonl", '{"text": "a", "label": 4.0}\n{"text": "b", "label": 1.0}\n'))
+        load_examples(fraction, kind="sentence")
+    ids = load_examples(_write(tmp_path / "s.jsonl", '{"text": "a", "label": 4.0}\n{"text": "b", "label": 1.0}\n'))
+    assert ids.kind == "sentence" and [r["label"] for r in _rows(ids)] == ["4", "1"]
 
 
 def test_numeric_tags_are_refused_in_words(tmp_path: Path) -> None:
