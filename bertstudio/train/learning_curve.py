@@ -255,6 +255,10 @@ def fit_power_law(sizes: Sequence[float], values: Sequence[float], *, higher_is_
     if len(np.unique(n)) < 2:
         raise ConfigError("a power law needs points at two or more sizes", where="learning curve",
                           expected="runs on at least two shares of the data")
+    bad = np.flatnonzero(~np.isfinite(v))
+    if len(bad):  # NaN stopped scipy ("array must not contain infs or NaNs"); +inf became a gap at the floor
+        raise ConfigError(f"the score at {n[bad[0]]:g} labels is {v[bad[0]]}, not a number a curve can be fitted to",
+                          where="learning curve", expected="a finite score at every point")
     gap = (ceiling - v) if higher_is_better else v
     gap = np.clip(gap, floor, None)
     x, y = np.log(n), np.log(gap)

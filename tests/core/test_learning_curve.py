@@ -246,6 +246,17 @@ def test_learning_curve_floors_the_gap_at_its_evaluation_rows(tiny):
     assert curve.doubling()[2] == pytest.approx(0.953, abs=5e-4)
 
 
+@pytest.mark.parametrize("bad", [math.nan, -math.inf, math.inf])
+def test_a_score_that_is_not_a_number_is_refused_in_one_line_not_fitted(bad):
+    """A stored curve with a NaN or -inf point (benchmarks/learning_curve.py --refit) ended in scipy's
+    "array must not contain infs or NaNs"; +inf was fitted as a perfect score, a 0.0-99.96 range."""
+    values = [0.6, 0.62, bad, 0.7, 0.71, 0.72]
+    with pytest.raises(ConfigError) as info:
+        fit_power_law([10, 10, 20, 20, 40, 40], values)
+    message = str(info.value)
+    assert message.startswith(f"learning curve: the score at 20 labels is {bad}, not a number") and "\n" not in message
+
+
 def test_a_saved_curve_reads_back_and_one_saved_without_its_evaluation_rows_too():
     from bertstudio.train.learning_curve import CurvePoint, LearningCurve
 
