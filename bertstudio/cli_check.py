@@ -144,10 +144,12 @@ def summary_line(report: Any) -> str:
         summary += f", and its probabilities fit them better than the label frequencies alone ({_p(report.p_value)})"
     summary += "; " + _count(len(report.flags), "suspected error")
     if report.no_signal:
+        # withheld counts the flags held back, not the rows the model disagrees with: "its 0 disagreements
+        # would be noise" was said of 20 identical texts where 10 rows disagreed and nothing was flagged
+        noise = f"its {_count(report.withheld, 'disagreement')} would be noise and " if report.withheld else ""
         summary += (f": its probabilities fit the given labels no better than the label frequencies alone "
-                    f"({_p(report.p_value)}), so its {_count(report.withheld, 'disagreement')} would be noise and none "
-                    "is listed (" + ("label more rows)" if report.source == "finetune" else
-                                     "label more rows, or try --method finetune)"))
+                    f"({_p(report.p_value)}), so {noise}none is listed (" + (
+                        "label more rows)" if report.source == "finetune" else "label more rows, or try --method finetune)"))
     if report.skipped:
         summary += f"; {_count(report.skipped, 'row')} not checked (a label with a single example)"
     return summary

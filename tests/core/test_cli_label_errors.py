@@ -160,6 +160,11 @@ def test_counts_of_one_are_singular():
                                           accuracy=0.45, folds=5, source="fast", chance=0.5, p_value=0.3,
                                           withheld=1))
     assert "its 1 disagreement would be noise" in quiet
+    # 20 identical texts, labels alternating: 10 rows disagree, cleanlab flags none, and the line said
+    # "its 0 disagreements would be noise"
+    same = summary_line(LabelErrorReport(split="train", flags=(), rows=np.arange(20), quality=np.zeros(20),
+                                         accuracy=0.5, folds=5, source="fast", chance=0.5, p_value=1.0, withheld=0))
+    assert "0 disagreement" not in same and "(p = 1), so none is listed (label more rows" in same
 
 
 def test_the_gate_is_a_test_and_the_summary_says_its_evidence():
