@@ -45,18 +45,6 @@ class PerClassReport:
         raise KeyError(name)
 
 
-def report_from_dict(report: Mapping[str, Any], names: Sequence[str], unit: str) -> PerClassReport:
-    """A :class:`PerClassReport` from sklearn's / seqeval's ``output_dict=True`` report."""
-
-    def scores(name: str) -> ClassScores:
-        row = report[name]
-        return ClassScores(str(name), float(row["precision"]), float(row["recall"]), float(row["f1-score"]),
-                           int(row["support"]))
-
-    return PerClassReport(tuple(scores(n) for n in names if n in report),
-                          tuple(scores(a) for a in AVERAGES if a in report), unit)
-
-
 def classification_report_of(golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[str],
                              unit: str = "examples") -> PerClassReport:
     """sklearn's report over ``labels`` (every class gets a row, also one never seen: support 0);

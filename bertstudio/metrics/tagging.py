@@ -21,7 +21,7 @@ import warnings
 from typing import Sequence
 
 from bertstudio.errors import DataError
-from bertstudio.metrics.per_class import PerClassReport, classification_report_of, report_from_dict
+from bertstudio.metrics.per_class import AVERAGES, ClassScores, PerClassReport, classification_report_of
 
 TAGGING_METRICS: tuple[str, ...] = ("precision", "recall", "f1", "accuracy")
 
@@ -137,13 +137,22 @@ def tagging_report(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]
         names = list(labels) if labels else list(dict.fromkeys(flat_gold + flat_pred))
         return classification_report_of(flat_gold, flat_pred, names, unit="tokens")
     _check_scheme(golds, preds, scheme_name)
-    from seqeval.metrics import classification_report
+    from seqeval.metrics.v1 import precision_recall_fscore_support, unique_labels  # strict mode's own functions
     from seqeval.scheme import IOB2, IOBES
 
+    # Rows by position, never by name, as classification_report_of does: seqeval's output_dict report
+    # mixes types with its summary keys, so a type named "macro avg" showed the average's numbers as
+    # its own and a "micro avg"/"weighted avg" type was dropped from the rows
+    kw = dict(scheme=IOBES if scheme_name == "IOBES" else IOB2, zero_division=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # as above: zero_division=0 says what an empty class scores
-        report = classification_report(golds, preds, mode="strict", scheme=IOBES if scheme_name == "IOBES" else IOB2,
-                                       output_dict=True, zero_division=0)
+        seen = unique_labels(golds, preds, kw["scheme"])  # sorted, the order of seqeval's arrays
+        p, r, f, s = precision_recall_fscore_support(golds, preds, average=None, **kw)
+        averages = [precision_recall_fscore_support(golds, preds, average=a, **kw) for a in ("macro", "weighted")]
+    by_type = {t: ClassScores(t, float(p[i]), float(r[i]), float(f[i]), int(s[i])) for i, t in enumerate(seen)}
     types = [t[2:] for t in (labels or []) if _PREFIXED.match(t)]
-    names = list(dict.fromkeys(types + sorted(k for k in report if k not in ("micro avg", "macro avg", "weighted avg"))))
-    return report_from_dict(report, names, unit="entities")
+    names = list(dict.fromkeys(types + list(seen)))
+    support = int(sum(s))
+    return PerClassReport(tuple(by_type[n] for n in names if n in by_type),
+                          tuple(ClassScores(name, float(ap), float(ar), float(af), support)
+                                for name, (ap, ar, af, _) in zip(AVERAGES, averages)), "entities")

@@ -109,3 +109,21 @@ def test_label_named_like_a_report_summary_key_gets_its_own_scores(odd: str) -> 
     assert (mine.precision, mine.recall, mine.f1, mine.support) == (0.0, 0.0, 0.0, 1)  # by hand
     assert [a.name for a in report.averages] == ["macro avg", "weighted avg"]
     assert report.averages[0].precision == pytest.approx(1 / 3) and report.averages[0].support == 3
+
+
+@pytest.mark.parametrize("odd", ["accuracy", "macro avg", "micro avg", "weighted avg"])
+def test_entity_type_named_like_a_report_summary_key_gets_its_own_scores(odd: str) -> None:
+    """seqeval's output_dict report mixes entity types with its "micro/macro/weighted avg" keys: a type
+    so named got no row, or the average's numbers as its own. Gold: 2 "odd" entities and 2 of x; the
+    prediction finds 1 of each and adds a wrong "odd" span."""
+    gold = [[f"B-{odd}", "O", "B-x"], [f"B-{odd}", f"I-{odd}", "B-x"]]
+    pred = [["O", "O", "B-x"], [f"B-{odd}", f"I-{odd}", f"B-{odd}"]]
+    labels = ["O", f"B-{odd}", f"I-{odd}", "B-x", "I-x"]
+    report = tagging_report(gold, pred, labels)
+    assert [c.name for c in report.classes] == [odd, "x"]
+    mine = report.classes[0]
+    assert (mine.precision, mine.recall, mine.support) == (0.5, 0.5, 2)  # by hand: 1 of 2 predicted, 1 of 2 gold
+    x = report.classes[1]
+    assert (x.precision, x.recall, x.support) == (1.0, 0.5, 2)
+    assert [a.name for a in report.averages] == ["macro avg", "weighted avg"]
+    assert report.averages[0].precision == pytest.approx(0.75) and report.averages[0].support == 4
