@@ -104,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     cli_export.add_commands(sub)  # export-onnx, push-to-hub
     cli_check.add_commands(sub)  # label-errors
     cli_submit.add_commands(sub)  # glue-submission
+    for command in sub.choices.values():  # after the command too: "train --quiet" was "unrecognized arguments"
+        # SUPPRESS: not given here, the value before the command stands ("--quiet train" still quiet)
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
+        command.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
     return parser
 
 

@@ -209,6 +209,25 @@ def test_a_device_that_is_not_there_is_refused_before_any_work_in_one_line(senti
     assert not (tmp_path / "o").exists()
 
 
+def test_quiet_and_debug_are_taken_after_every_command_too(trained: Path, sentiment_files, capsys) -> None:
+    """`bertstudio train --quiet ...` said "unrecognized arguments: --quiet": only `bertstudio --quiet
+    train ...` was taken. Every command takes both after its name; before it, they still work."""
+    from bertstudio.cli import COMMANDS
+
+    for command in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([command, "--help"], out=io.StringIO())
+        text = capsys.readouterr().out
+        assert "--quiet" in text and "--debug" in text, command
+    model, dev = str(trained / "model"), str(sentiment_files[1])
+    for argv in (["evaluate", "--model", model, "--eval", dev, "--quiet"], ["--quiet", "evaluate", "--model", model,
+                                                                            "--eval", dev]):
+        code, out, err = run(argv, capsys)
+        assert code == 0 and "accuracy" in json.loads(out) and err == "", err  # no "scored 16 rows" line
+    code, _, err = run(["evaluate", "--model", model, "--eval", dev], capsys)
+    assert code == 0 and "scored 16 rows" in err
+
+
 def test_evaluate_help_gives_its_own_default_batch_size(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["evaluate", "--help"], out=io.StringIO())
