@@ -29,10 +29,11 @@ def tiny_test_sets(monkeypatch) -> None:
         monkeypatch.setitem(glue.PRESETS, name, replace(glue.PRESETS[name], test_rows=rows))
 
 
-def _number_test_rows(path: Path, start: int) -> None:
-    """Give a test file indexes that are not its row numbers, so a file written by row number fails."""
+def _number_test_rows(path: Path) -> None:
+    """Give a test file indexes that are not its row numbers (its 0 to n-1 backwards, as GLUE's test sets
+    number their n rows 0 to n-1), so a file written by row number fails."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    body = ["\t".join([str(start + i), *line.split("\t")[1:]]) for i, line in enumerate(lines[1:])]
+    body = ["\t".join([str(len(lines) - 2 - i), *line.split("\t")[1:]]) for i, line in enumerate(lines[1:])]
     path.write_text("\n".join([lines[0], *body]) + "\n", encoding="utf-8")
 
 
@@ -41,8 +42,8 @@ def glue_runs(tiny, tmp_path_factory) -> tuple[Path, Path]:
     data = tmp_path_factory.mktemp("glue-data")
     write_rte(data / "RTE", n=8)
     write_mnli(data / "MNLI", n=9)
-    _number_test_rows(data / "RTE" / "test.tsv", 100)
-    _number_test_rows(data / "MNLI" / "test_matched.tsv", 200)
+    _number_test_rows(data / "RTE" / "test.tsv")
+    _number_test_rows(data / "MNLI" / "test_matched.tsv")
     _tsv(data / "diagnostic" / "diagnostic.tsv", ["index", "sentence1", "sentence2"],
          [[str(i), *_PAIRS[i % 6]] for i in range(5)])
     runs = tmp_path_factory.mktemp("glue-runs") / "runs"
@@ -64,7 +65,7 @@ def test_zip_holds_the_servers_files(glue_runs, tmp_path, capsys) -> None:
     with zipfile.ZipFile(target) as z:
         files = {name: z.read(name).decode("utf-8") for name in z.namelist()}
     assert sorted(files) == ["AX.tsv", "MNLI-m.tsv", "MNLI-mm.tsv", "RTE.tsv"]
-    expected_index = {"RTE.tsv": [str(100 + i) for i in range(8)], "MNLI-m.tsv": [str(200 + i) for i in range(9)],
+    expected_index = {"RTE.tsv": [str(7 - i) for i in range(8)], "MNLI-m.tsv": [str(8 - i) for i in range(9)],
                       "MNLI-mm.tsv": [str(i) for i in range(9)], "AX.tsv": [str(i) for i in range(5)]}
     for name, text in files.items():
         rows = _rows(text)
@@ -125,11 +126,11 @@ def test_a_repeated_test_index_is_refused_naming_its_line(glue_runs, tmp_path, c
     data, runs = glue_runs
     test = _copy_rte(data, tmp_path / "data")
     lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[4] = "\t".join(["101", *lines[4].split("\t")[1:]])  # line 5 repeats line 3's index
+    lines[4] = "\t".join(["6", *lines[4].split("\t")[1:]])  # line 5 repeats line 3's index
     test.write_text("".join(lines), encoding="utf-8")
     code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
     assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1, err
-    assert str(test) in err and "line 5" in err and "101" in err and "line 3" in err
+    assert str(test) in err and "line 5" in err and "index 6 again" in err and "line 3" in err
     assert not (tmp_path / "s.zip").exists()
 
 
@@ -203,6 +204,21 @@ def test_a_test_index_glue_would_misread_is_refused_naming_its_line(glue_runs, t
     code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
     assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
     assert str(test) in err and "line 5" in err and repr(index) in err
+    assert not (tmp_path / "s.zip").exists()
+
+
+@pytest.mark.parametrize("index", ["8", "9999999999999999999999"])
+def test_a_test_index_past_the_test_sets_rows_is_refused(glue_runs, tmp_path, capsys, index) -> None:
+    """A 22-digit index was zipped: GLUE numbers a test set's n rows 0 to n-1, and the server has no
+    such row (here the 8-row RTE stands for GLUE's; its line 5 held index 4)."""
+    data, runs = glue_runs
+    test = _copy_rte(data, tmp_path / "data")
+    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = "\t".join([index, *lines[4].split("\t")[1:]])
+    test.write_text("".join(lines), encoding="utf-8")
+    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"{test}, line 5: index {index} is past the last row (GLUE numbers the 8 rows of its RTE test set 0 to 7)" in err
     assert not (tmp_path / "s.zip").exists()
 
 
