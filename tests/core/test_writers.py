@@ -372,6 +372,22 @@ def test_a_docstart_token_is_refused_by_the_conll_writer_and_kept_by_the_others(
     assert _data_format(plain) == ("conll", ".conll")
 
 
+def test_iob1_tags_are_refused_by_the_conll_writer_and_kept_by_the_others(tmp_path: Path) -> None:
+    """IOB1 tags (kept by a JSON Lines import) were written to CoNLL as they are and read back as BIO,
+    another tag set ("I-PER" became "B-PER"), without a word on either side."""
+    es = from_records("tagging", [{"tokens": ["a", "b"], "tags": ["O", "B-PER"]},
+                                  {"tokens": ["John", "Smith", "in", "Paris"], "tags": ["I-PER", "I-PER", "O", "I-LOC"]}])
+    with pytest.raises(DataError, match=r"tag 1 is 'I-PER', which opens an entity \(IOB1\), and a CoNLL file reads it "
+                                        r"back as BIO \('B-PER'\)") as info:
+        save_examples(es, tmp_path / "x.conll")
+    assert "CoNLL-U or JSONL" in info.value.expected and info.value.where == "sentence 2"
+    assert not (tmp_path / "x.conll").exists()
+    for fmt in ("conllu", "jsonl"):
+        _round_trip(es, tmp_path / f"x.{fmt}", fmt=fmt)
+    bio = from_records("tagging", [{"tokens": ["John", "Smith"], "tags": ["B-PER", "I-PER"]}])
+    _round_trip(bio, tmp_path / "bio.conll", fmt="conll")
+
+
 def test_a_first_conll_token_starting_with_a_byte_order_mark_is_refused(tmp_path: Path) -> None:
     """'\ufeffHello' as the first token came back as 'Hello': the decoder took its U+FEFF for the
     file's byte-order mark (and a mark written before it would not help: a doubled mark reads as

@@ -249,6 +249,11 @@ def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: b
             row += 1
             if conllu:
                 out.append(f"# sent_id = {row}")
+            opens = None if conllu or tags is None else first_bio_error(tags)
+            if opens is not None:  # IOB1 (a JSON Lines import keeps it): read back here as BIO, another tag set
+                raise DataError(f"tag {opens + 1} is {tags[opens][:40]!r}, which opens an entity (IOB1), and a CoNLL "
+                                f"file reads it back as BIO ('B-{tags[opens][2:][:40]}')", path=path,
+                                where=f"sentence {row}", expected="save as CoNLL-U or JSONL, which keep the tags as they are")
             for i, tok in enumerate(toks):
                 tag = tags[i] if tags is not None else None
                 forbidden = "\t\n\r" if conllu else " \t\n\r"
