@@ -11,6 +11,7 @@ exception: it uses standard quoting.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
@@ -375,6 +376,8 @@ def _refuse_datasets_export(t: GlueTask, layout: SplitLayout, path: Path, line: 
     cells = [f.strip() for f in fields]
     if len(cells) < 2 or cells[-1].lower() != "idx" or [c.lower() for c in cells] == [n.lower() for n in layout.names]:
         return
+    if not layout.header and "label" not in (c.lower() for c in cells):  # a headerless row whose last field is "idx"
+        return
     texts = [c for c in cells[:-1] if c.lower() != "label"][:2]
     mapping = ",".join([f"{k}={c}" for k, c in zip(("text", "text_pair"), texts)]
                        + (["label=label"] if any(c.lower() == "label" for c in cells) else []))
@@ -384,17 +387,33 @@ def _refuse_datasets_export(t: GlueTask, layout: SplitLayout, path: Path, line: 
                              "its labels being the dataset's label ids")
 
 
+_COLA_ROW = re.compile(r"[a-z]+[-_]?\d{2}\t[01]\t(|[*?#]{1,2})\t[^\t]*\S[^\t]*")  # source, label, mark, sentence
+
+
+def refuse_release_layout(path: str | os.PathLike[str]) -> None:
+    """A DataError for a file that is GLUE's own CoLA train/dev TSV (no header: source, label,
+    original mark, sentence) read outside a CoLA folder, where nothing names its layout: read as
+    a table it was refused as "line 1: empty text" (the mark column), or read the mark as the text."""
+    text = read_bytes(path, head=1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
+    rows = [ln.rstrip("\r") for ln in text.split("\n")[:-1][:50] if ln.strip()]  # whole lines only
+    if rows and all(_COLA_ROW.fullmatch(ln) for ln in rows):
+        raise DataError("GLUE's own CoLA rows (source, label, mark, sentence; no header) outside a CoLA folder", path=path,
+                        where="line 1", expected="--glue-task CoLA (the release's labels, acceptable/unacceptable), "
+                                                 "or --format tsv --columns text=3,label=1 (labels 0/1)")
+
+
 def _check_header(t: GlueTask, split: str, path: Path) -> None:
     """Line 1 of a positional file with a header names, at each column read, what the GLUE
     release (or :func:`save_glue`) has there: the columns are taken by position, so a reordered
     header (sentence2 before sentence1) trained and scored on swapped pairs without a word."""
     layout = t.layouts.get(split) or t.layouts["train"]
-    if not (layout.header and layout.names) or not all(isinstance(v, int) for v in layout.columns.values()):
+    if not all(isinstance(v, int) for v in layout.columns.values()):
         return
     text = read_bytes(path, head=1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
     line, fields = next(scan_records(text, t.delimiter, t.quoting), (1, []))
+    # also where the release has no header (CoLA's train and dev): "found 3 columns (expected 4 columns)"
     _refuse_datasets_export(t, layout, path, line, fields)
-    if len(fields) != len(layout.names):
+    if not (layout.header and layout.names) or len(fields) != len(layout.names):
         return  # the reader says "found N columns (expected M)"
     n = len(fields)
     # The index column is read only from a test file (submission_index); Hugging Face's datasets

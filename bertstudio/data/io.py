@@ -31,7 +31,15 @@ from bertstudio.data.formats.table import (
     suggest_columns,
 )
 from bertstudio.data.formats.table_write import write_table
-from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
+from bertstudio.data.glue import (
+    GlueTask,
+    eval_split,
+    get_preset,
+    load_glue,
+    preset_for_path,
+    refuse_release_layout,
+    save_glue,
+)
 from bertstudio.data.kinds import require_kind
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 
@@ -152,6 +160,8 @@ def read_with(
         fmt = spec.fmt if spec.fmt != "auto" else detect_format(path, presets=False, kind=spec.kind)
         kind, labels, columns = spec.kind, list(spec.labels) if spec.labels is not None else None, spec.columns
         if fmt in ("csv", "tsv"):
+            if fmt == "tsv" and not columns and spec.header is None:
+                refuse_release_layout(path)
             opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=spec.header,
                                 columns=columns, meta={"format": fmt}, formula_escaped=True, sniff=True)
             es = read_table(path, kind, opts, labels=labels, require_labels=require_labels)

@@ -101,7 +101,8 @@ def test_a_path_of_the_wrong_kind_is_worded_once_for_load_glue_the_glue_command_
 
 @pytest.mark.parametrize("task, header, mapping", [
     ("SST-2", "sentence\tlabel\tidx", "text=sentence,label=label"),
-    ("RTE", "sentence1\tsentence2\tlabel\tidx", "text=sentence1,text_pair=sentence2,label=label")])
+    ("RTE", "sentence1\tsentence2\tlabel\tidx", "text=sentence1,text_pair=sentence2,label=label"),
+    ("CoLA", "sentence\tlabel\tidx", "text=sentence,label=label")])  # CoLA's release has no header: "found 3 columns"
 def test_a_hugging_face_datasets_export_is_named_as_such(tmp_path, task, header, mapping) -> None:
     """datasets' export (a last column idx) was refused as "found 3 columns (expected 2 columns)"
     or by its header, saying neither what the file is nor how to read it."""
@@ -113,3 +114,26 @@ def test_a_hugging_face_datasets_export_is_named_as_such(tmp_path, task, header,
     said = str(info.value)
     assert said.startswith(f"{path}, line 1: ") and "a Hugging Face datasets export" in said and "\n" not in said
     assert f"--format tsv --columns {mapping}" in said
+
+
+def test_glues_own_cola_rows_outside_a_cola_folder_are_named_with_how_to_read_them(tmp_path, capsys) -> None:
+    """GLUE's CoLA train/dev TSV has no header (source, label, mark, sentence): outside a CoLA folder
+    it was refused as "line 1: empty text" (the empty mark of an acceptable sentence), saying
+    nothing of the file. The line names it, and each reading it gives works."""
+    from bertstudio.data.io import load_examples
+
+    path = tmp_path / "cola_train.tsv"
+    path.write_text("gj04\t1\t\tOur friends won't buy this analysis.\nclc95\t0\t*\tThey drank the pub.\n"
+                    "c-05\t0\t??\tThe more we study verbs.\n", encoding="utf-8")
+    code, out, err = run(["train", "--train", str(path), "--out", str(tmp_path / "run")], capsys)
+    lines = err.strip().splitlines()
+    assert code == EXIT_USAGE and len(lines) == 1, err
+    assert lines[0] == (f"bertstudio: error: {path}, line 1: GLUE's own CoLA rows (source, label, mark, sentence; no "
+                        "header) outside a CoLA folder (expected --glue-task CoLA (the release's labels, "
+                        "acceptable/unacceptable), or --format tsv --columns text=3,label=1 (labels 0/1))")
+    by_preset = load_examples(path, glue_task="CoLA")
+    by_columns = load_examples(path, fmt="tsv", columns={"text": 3, "label": 1})
+    assert by_preset.dataset["text"] == by_columns.dataset["text"] == [
+        "Our friends won't buy this analysis.", "They drank the pub.", "The more we study verbs."]
+    assert by_preset.dataset["label"] == ["acceptable", "unacceptable", "unacceptable"]
+    assert by_columns.dataset["label"] == ["1", "0", "0"]
