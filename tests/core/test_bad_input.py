@@ -383,6 +383,14 @@ def test_class_ids_pandas_wrote_as_floats_read_as_the_ids(tmp_path: Path) -> Non
         want, got = load_examples(ints, kind=kind), load_examples(floats, kind=kind)
         assert got.kind == want.kind == "sentence" and got.labels == want.labels == ["0", "1"]
         assert got.dataset["label"] == want.dataset["label"] == ["1", "0", None, "0"]
+    # a pair file of whole floats is guessed scores (older regression exports wrote them under "label");
+    # read as pairs, its ids are the ints' too
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text('{"text": "a", "text_pair": "b", "label": 1.0}\n{"text": "c", "text_pair": "d", "label": null}\n'
+                     '{"text": "e", "text_pair": "f", "label": 0.0}\n', encoding="utf-8")
+    assert load_examples(pairs).kind == "regression"
+    read = load_examples(pairs, kind="pair")
+    assert read.labels == ["0", "1"] and read.dataset["label"] == ["1", None, "0"]
     for value, hint in (("0.5", "a score such as this one is regression data"), ("NaN", "null for a row without one")):
         bad = tmp_path / "bad.jsonl"
         bad.write_text(f'{{"text": "a", "label": 1.0}}\n{{"text": "b", "label": {value}}}\n', encoding="utf-8")
