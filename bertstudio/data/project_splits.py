@@ -107,6 +107,7 @@ class SplitOps:
         self._split(split)  # type: ignore[attr-defined]  # checks the name
         with self._lock:  # type: ignore[attr-defined]
             self._check_open()  # type: ignore[attr-defined]
+            self._check_writable()  # type: ignore[attr-defined]  # READ_ONLY, not a write error after the checks
             table = store.table_of(examples)
             declared = list(examples.labels)
             if label_map:

@@ -57,6 +57,7 @@ from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.new_project_dialog import kind_name
+from bertstudio.ui.run_words import project_refusal, read_only_text
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,9 @@ class ImportDialog(QDialog):
         self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
         self._build()
         self.resize(860, 600)
+        if getattr(session.project, "read_only", False) is True:  # said before a file is picked, not after its labels
+            self._refuse_read_only()
+            return
         if path:
             self.set_path(path)
 
@@ -112,7 +116,7 @@ class ImportDialog(QDialog):
         # Leaving the field (a click elsewhere) re-reads only a path that changed: not the counts made.
         self.path_edit.editingFinished.connect(
             lambda: self.set_path(self.path_edit.text()) if self.path_edit.isModified() else None)
-        browse = QPushButton(self.tr("Browse…"))
+        self.browse_button = browse = QPushButton(self.tr("Browse…"))
         browse.setAutoDefault(False)  # Enter in the path field must not open the file chooser
         browse.setObjectName("browseButton")
         browse.clicked.connect(self._on_browse)
@@ -573,13 +577,28 @@ class ImportDialog(QDialog):
             self.session.import_examples(examples, split, replace=replace, label_map=mapping,
                                          add_labels=self._label_step() and self.label_box.add_labels())
         except BertStudioError as exc:
-            self.show_error(exc.message)
+            if exc.facts.get("refusal") == "read_only":
+                self._refuse_read_only()
+            else:
+                self.show_error(project_refusal(exc) or exc.message)
             return
         if self._placeholder_o and "O" not in (mapping or {}).values():
             with contextlib.suppress(BertStudioError):  # a row that uses it keeps it
                 self.session.project.remove_label("O")
         self.imported.emit(split, len(examples))
         self.accept()
+
+    def _refuse_read_only(self) -> None:
+        """Nothing can be imported into a read-only project: the reason the window says, every choice greyed
+        (the label step shown with "Import when ready" under a greyed Import was half a dialog), Cancel left."""
+        self.survey.stop()
+        self._survey_timer.stop()
+        self._loaded = None
+        self.status_label.clear()
+        for w in (self.path_edit, self.browse_button, self.format_combo, self.preset_combo, self.mapping_box,
+                  self.target, self.label_box):
+            w.setEnabled(False)
+        self.show_error(read_only_text())
 
     def confirm_repeats(self, repeats: Any, split: str, rows: int) -> str | None:
         """Ask what to do with file rows that repeat examples ``split`` already has: ``"skip"``

@@ -340,6 +340,9 @@ class MainWindow(QMainWindow):
                 return False
         if not self._require_project():
             return False
+        if _is_read_only(self.session.project):  # a file dropped on it: refused before any dialog, in the open's words
+            self.statusBar().showMessage(self.read_only_line(), 15_000)
+            return False
         from bertstudio.ui.import_dialog import ImportDialog
 
         dialog = ImportDialog(self.session, self, path if isinstance(path, str) else None)  # triggered(bool)
@@ -458,6 +461,7 @@ class MainWindow(QMainWindow):
     def _on_project_opened(self, project: Any) -> None:
         for action in self._project_actions():
             action.setEnabled(True)
+        self._show_import_allowed(project)
         self._show_row(self.page_list.currentRow())  # the page itself instead of the welcome
         state = dict(project.ui_state)  # as saved, or as a hand-edited project.json says: checked
         split, row, page = state.get("split"), state.get("row"), state.get("page")
@@ -477,7 +481,17 @@ class MainWindow(QMainWindow):
         with contextlib.suppress(BertStudioError):  # a disk problem is reported once, by the close itself
             self._store_ui_state()
 
+    def _show_import_allowed(self, project: Any) -> None:
+        """Import into a read-only project ran the whole dialog (a file picked, its labels mapped), then
+        failed with the generic write error: it is greyed from the open, its tooltip saying why."""
+        read_only = _is_read_only(project)
+        self.import_action.setEnabled(not read_only)
+        reason = self.read_only_line() if read_only else ""
+        self.import_action.setToolTip(reason)  # "": back to the action's own text
+        self.import_action.setStatusTip(reason)
+
     def _on_project_closed(self) -> None:
+        self._show_import_allowed(None)  # its tooltip: no reason left to say
         for action in self._project_actions():
             action.setEnabled(False)
         self._show_row(self.page_list.currentRow())

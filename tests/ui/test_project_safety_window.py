@@ -260,3 +260,55 @@ def test_a_read_only_refusal_is_told_by_its_facts_not_by_its_english(qtbot, tmp_
     assert seen == [("Could not save",
                      f"{runs} is a file, not a folder: no run folder can be made in it. Move the file away.")]
     window.close()
+
+
+def test_import_into_a_read_only_project_is_refused_before_a_file_is_picked(qtbot, tmp_path, monkeypatch):
+    """Import on a read-only project ran the whole dialog (a file picked, its labels mapped), then
+    said the generic "the rows could not be stored … (Read-only file system)" and left the label
+    step shown under a greyed Import. Now: the action is greyed with the read-only line as its
+    tooltip, a dropped file is refused with that line, and a dialog opened anyway says it at once;
+    a project found read-only only at Import says the same line and greys every choice."""
+    from disk_faults import read_only_medium
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from bertstudio.ui.import_dialog import ImportDialog
+
+    project = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", ROWS), "train")
+    project.close()
+    data = tmp_path / "more.csv"
+    data.write_text("text,label\nhello,neg\nbye,other\n", encoding="utf-8")
+    read_only_medium(monkeypatch, tmp_path / "p")
+    session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.open_project(str(tmp_path / "p"))
+    said = window.read_only_line()
+    assert not window.import_action.isEnabled() and window.import_action.toolTip() == said
+
+    window.statusBar().clearMessage()
+    assert window.import_data(str(data)) is False  # a drop: no dialog, the line
+    assert window.statusBar().currentMessage() == said
+
+    dialog = ImportDialog(session, window, str(data))
+    qtbot.addWidget(dialog)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert dialog.error_label.text() == said and not ok.isEnabled() and not dialog.browse_button.isEnabled()
+    assert session.split_size("train") == len(ROWS) and session.labels() == ["neg", "pos"]
+
+    session.project.read_only = False  # found out only when the rows are stored
+    late = ImportDialog(session, window, str(data))
+    qtbot.addWidget(late)
+    late.start_import()
+    assert late.label_box.isVisibleTo(late)
+    late.label_box.choose_rest("new")
+    session.project.read_only = True
+    late.start_import()
+    ok = late.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert late.error_label.text() == said and not ok.isEnabled() and not late.label_box.isEnabled()
+    assert late.status_label.text() == "" and session.labels() == ["neg", "pos"]
+    assert session.split_size("train") == len(ROWS)
+    monkeypatch.undo()
+    window.close()
+
