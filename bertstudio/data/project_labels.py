@@ -273,6 +273,7 @@ class LabelSetOps:
     def remove_label(self, name: str) -> None:
         """Remove a label no gold value uses (raises DataError naming where it is still used)."""
         self._require_label(name)
+        self._check_writable()  # type: ignore[attr-defined]  # read-only is the reason, not the rows using it
         used = {s: self.label_counts(s).get(name, 0) for s in self.split_names}  # type: ignore[attr-defined]
         used = {s: n for s, n in used.items() if n}
         if used:

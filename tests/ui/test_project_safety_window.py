@@ -312,3 +312,23 @@ def test_import_into_a_read_only_project_is_refused_before_a_file_is_picked(qtbo
     monkeypatch.undo()
     window.close()
 
+
+def test_removing_a_label_in_a_read_only_project_says_it_is_read_only(qtbot, tmp_path):
+    """Remove on a label rows use said "still used … relabel or clear those rows first": advice that
+    cannot be followed here, since no row can be relabelled either. An unused label's removal said
+    the core's English sentence. Both say the window's read-only line."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    session.apply_gold("train", 0, "pos", "label")
+    session.add_label("meh")
+    project.read_only = True
+    dialog = LabelSetDialog(session, window)
+    qtbot.addWidget(dialog)
+    for name in ("pos", "meh"):  # used by row 0; used by no row
+        dialog.error.clear()
+        assert not dialog.remove_label(name)
+        assert dialog.error.text() == window.read_only_line()
+    assert session.labels() == ["neg", "pos", "meh"]
+    project.read_only = False
+    window.close()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
+from bertstudio.ui.run_words import project_refusal
 from bertstudio.ui.session import ProjectSession, split_name
 
 
@@ -138,9 +139,10 @@ class LabelSetDialog(QDialog):
         return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
 
     def _refusal_text(self, exc: BertStudioError) -> str:
-        """A refusal in the interface's words (:func:`label_refusal`); any other as the core says it:
+        """A refusal in the interface's words (:func:`label_refusal`, a read-only project's as the window
+        says it); any other as the core says it:
         the problem and what to do (the project file's path filled the dialog and said nothing more)."""
-        return label_refusal(exc) or exc.problem + (f" ({exc.expected})" if exc.expected else "")
+        return label_refusal(exc) or project_refusal(exc) or exc.problem + (f" ({exc.expected})" if exc.expected else "")
 
     def _run(self, action) -> bool:  # type: ignore[no-untyped-def]
         try:
