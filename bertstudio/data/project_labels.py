@@ -144,32 +144,35 @@ def names_now(run_labels: list[str], run_label_ids: list[int] | None, labels: li
     return {name: today.get(i) for name, i in zip(run_labels, run_label_ids)}
 
 
-def value_now(value: Any, names: dict[str, str | None] | None, labels: list[str]) -> Any:
+def value_now(value: Any, names: dict[str, str | None] | None, labels: list[str], *,
+              removed: str = "{name} (removed)") -> Any:
     """A run's class name (or list of tags) under the project's name of today (``names``, from
-    :func:`names_now`); a class removed since the run keeps its name, marked when a label of
-    today bears it (so it never reads as that other class)."""
+    :func:`names_now`); a class removed since the run keeps its name, marked (``removed``, a
+    format of ``name``: the app's in the user's language) when a label of today bears it (so it
+    never reads as that other class)."""
     if names is None:
         return value
     if isinstance(value, list):
-        return [value_now(v, names, labels) for v in value]
+        return [value_now(v, names, labels, removed=removed) for v in value]
     if not isinstance(value, str) or value not in names:
         return value
     now = names[value]
     if now is not None:
         return now
-    return f"{value} (removed)" if value in labels else value
+    return removed.format(name=value) if value in labels else value
 
 
-def pred_now(pred: dict[str, Any], names: dict[str, str | None] | None, labels: list[str]) -> dict[str, Any]:
+def pred_now(pred: dict[str, Any], names: dict[str, str | None] | None, labels: list[str], *,
+             removed: str = "{name} (removed)") -> dict[str, Any]:
     """A prediction's label, tags and probabilities under today's names (see :func:`value_now`)."""
     if names is None:
         return pred
     out = dict(pred)
     for key in ("label", "tags"):
         if key in out:
-            out[key] = value_now(out[key], names, labels)
+            out[key] = value_now(out[key], names, labels, removed=removed)
     if isinstance(out.get("probs"), dict):
-        out["probs"] = {value_now(k, names, labels): v for k, v in out["probs"].items()}
+        out["probs"] = {value_now(k, names, labels, removed=removed): v for k, v in out["probs"].items()}
     return out
 
 

@@ -124,7 +124,7 @@ class SplitOps:
                                       new=new_labels)
                 except DataError as exc:
                     raise DataError(exc.problem, path=examples.source or self.folder, where="labels",
-                                    expected=exc.expected) from None
+                                    expected=exc.expected, facts=exc.facts) from None  # the app says them
             self.compact()  # type: ignore[attr-defined]
             if not replace and split in self._meta["splits"]:
                 old = self._split(split)  # type: ignore[attr-defined]

@@ -380,19 +380,23 @@ class TrainConfig:
         reads = get_spec(self.task).sentence_head  # "embedding" (one text), "siamese" (two), None
         if self.head == "siamese" and reads != "siamese":
             raise ConfigError(f"the siamese head reads text pairs; a {self.task} task has none", where="head",
-                              expected="linear | mlp | embedding")
+                              expected="linear | mlp | embedding",
+                              facts={"refusal": "head_needs_pairs", "head": self.head, "task": self.task})
         if self.head in ("embedding", "mlp") and reads is None:  # the model was built linear and said mlp
             raise ConfigError(f"the {self.head} head predicts one value per example, not per {self.task} token/span",
-                              where="head", expected="linear")
+                              where="head", expected="linear",
+                              facts={"refusal": "head_per_example", "head": self.head, "task": self.task})
         if self.head in EMBEDDING_HEADS and self.mode == "lora":
             raise ConfigError(f"LoRA adapts the [CLS] heads' models; the {self.head} head trains with full, frozen or "
-                              "top-N", where="mode", expected="full | frozen | top-N (or head linear | mlp)")
+                              "top-N", where="mode", expected="full | frozen | top-N (or head linear | mlp)",
+                              facts={"refusal": "lora_with_embedding_head", "head": self.head})
         if self.seeds > 1 and self.resume_from:
             raise ConfigError("a resumed run continues one seed", where="seeds",
                               expected="seeds = 1 with resume_from (resume each seed's run on its own)")
         if self.method == "setfit" and (not setfit_fits(self.task) or self.head != "embedding"):
             raise ConfigError("SetFit learns from single sentences through the embedding head", where="method",
-                              expected="task sentence with head embedding (or method finetune)")
+                              expected="task sentence with head embedding (or method finetune)",
+                              facts={"refusal": "setfit_needs_embedding", "head": self.head, "task": self.task})
 
     @property
     def head_learning_rate(self) -> float:

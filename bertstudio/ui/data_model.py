@@ -113,14 +113,17 @@ def latest_predictions(project: Any) -> tuple[str | None, dict[int, dict[str, An
     if not files:
         return None, {}
     from bertstudio.train.rundir import read_predictions, run_names_now
+    from bertstudio.ui.run_words import removed_marker
 
     found = [p for p in read_predictions(files[-1].parent, splits=project.split_info)
              if p.split is not None and p.row >= 0]
     split = found[0].split if found else "dev"
     names = run_names_now(files[-1].parent, project, kind=getattr(project, "kind", None))
     labels = list(getattr(project, "labels", []))
+    removed = removed_marker()
     # under today's label names: a run made before a rename predicts the old name of the same class
-    return split, {p.row: {"index": p.index, "gold": value_now(p.gold, names, labels), **pred_now(p.pred, names, labels)}
+    return split, {p.row: {"index": p.index, "gold": value_now(p.gold, names, labels, removed=removed),
+                   **pred_now(p.pred, names, labels, removed=removed)}
                    for p in found if p.split == split}
 
 

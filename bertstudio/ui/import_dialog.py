@@ -54,6 +54,7 @@ from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
 from bertstudio.ui.import_survey import FileSurveyBox
+from bertstudio.ui.editors.label_set import label_refusal
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.new_project_dialog import kind_name
@@ -580,7 +581,8 @@ class ImportDialog(QDialog):
             if exc.facts.get("refusal") == "read_only":
                 self._refuse_read_only()
             else:
-                self.show_error(project_refusal(exc) or exc.message)
+                # a name the label set refuses (look-alike, spaces, too long): said as the label set dialog says it
+                self.show_error(label_refusal(exc) or project_refusal(exc) or exc.message)
             return
         if self._placeholder_o and "O" not in (mapping or {}).values():
             with contextlib.suppress(BertStudioError):  # a row that uses it keeps it

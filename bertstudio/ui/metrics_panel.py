@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_metric, is_score  # the one formatter (the Results page imports it from here)
 from bertstudio.metrics.per_class import PerClassReport
+from bertstudio.ui.run_words import metric_name
 
 
 def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
@@ -107,9 +108,10 @@ class MetricsPanel(QWidget):
         table.horizontalHeaderItem(1).setText(self.tr("Value") if mixed else self.tr("Score (x100)"))
         table.setRowCount(len(keys))
         for i, k in enumerate(keys):
-            label = k + (" *" if k in official else "")
+            label = metric_name(k) + (" *" if k in official else "")  # the key itself read "mcc" in Chinese
             name = QTableWidgetItem(self.tr("%1 (x100)").replace("%1", label) if mixed and is_score(k) else label)
             name.setToolTip(self.tr("official metric of this task") if k in official else "")
+            name.setData(Qt.ItemDataRole.UserRole, k)  # the key, as files and the CLI spell it
             table.setItem(i, 0, name)
             table.setItem(i, 1, _number(format_metric(k, metrics[k])))
 

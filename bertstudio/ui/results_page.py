@@ -42,6 +42,7 @@ from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
+from bertstudio.ui.run_words import removed_marker
 from bertstudio.ui.runs_page import all_runs, in_project, run_titles
 from bertstudio.ui.session import SPLITS, split_name
 from bertstudio.ui.sentences import join_sentences
@@ -158,14 +159,15 @@ def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, fo
             fetched.update(((split, r), ex) for r, ex in zip(chunk, datasets[split].select(chunk).to_list()))
     out = []
     labels = labels or []
+    removed = removed_marker()  # in the user's language
     for p in preds:
         ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}
-        run_gold = value_now(p.gold, names, labels)
+        run_gold = value_now(p.gold, names, labels, removed=removed)
         if ex and (foreign or not p.exact) and ex.get(gold_column) != run_gold:
             ex = {}
         gold = ex.get(gold_column) if ex else run_gold
         out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold,
-                                 pred_now(p.pred, names, labels)))
+                                 pred_now(p.pred, names, labels, removed=removed)))
     return out
 
 
@@ -222,7 +224,8 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
             names = label_names_now(run_labels, ids, project_labels, project_label_ids)
     rows = join_rows(preds, datasets or {}, same_kind=same_kind, foreign=foreign,
                      gold_column=spec.gold_column, names=names, labels=project_labels)
-    labels_now = [value_now(n, names, project_labels) for n in labels] if names is not None else None
+    labels_now = [value_now(n, names, project_labels, removed=removed_marker())
+                  for n in labels] if names is not None else None
     return LoadedRun(folder, info, kind, labels, preds, skipped, _report_now(report, names, project_labels), rows,
                      unsaved, labels_now)
 
@@ -233,12 +236,13 @@ def _report_now(report: Any, names: dict[str, str | None] | None, labels: list[s
     an entity type follows its B- tag's rename."""
     if report is None or names is None:
         return report
+    removed = removed_marker()
 
     def now(name: str) -> str:
         if report.unit == "entities":
             moved = names.get(f"B-{name}")
             return moved[2:] if isinstance(moved, str) and moved.startswith("B-") else name
-        return str(value_now(name, names, labels))
+        return str(value_now(name, names, labels, removed=removed))
 
     return replace(report, classes=tuple(replace(c, name=now(c.name)) for c in report.classes))
 

@@ -207,7 +207,7 @@ class RunCompareDialog(QDialog):
             if values:  # x100, as the Train page's evaluation plot and the scores print them
                 self.metric_plot.plot(curves.eval_steps[: len(values)], [100 * v for v in values], pen=pen, symbol="o",
                                       symbolSize=6, symbolBrush=_COLOURS[name], name=label)
-        self.metric_plot.setLabel("left", self.tr("{m} (x100)").format(m=html.escape(key)) if key else self.tr("metric"))
+        self.metric_plot.setLabel("left", self.tr("{m} (x100)").format(m=html.escape(metric_name(key))) if key else self.tr("metric"))
 
     def _fill_settings(self, r: Any) -> None:
         from bertstudio.bundled import model_title

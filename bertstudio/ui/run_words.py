@@ -117,6 +117,12 @@ def resume_refusal(said: Any) -> str:
     return str(said)
 
 
+def removed_marker() -> str:
+    """How a run's class removed since, whose name a label of today bears, is marked (a format of
+    ``name``, for project_labels.value_now): the core's English "(removed)" stood in Chinese tables."""
+    return _tr("{name} (removed)")
+
+
 def data_change_refusal(facts: dict[str, Any]) -> str | None:
     """The engine's refusal to resume a run on rows other than those it trained (or was scored) on
     (engine._same_data's facts), for the project's rows; None when ``facts`` are not its."""
@@ -238,7 +244,7 @@ def warning_text(facts: dict[str, Any]) -> str:
 
 def metric_name(key: str) -> str:
     """A metric key (metrics' one spelling: accuracy, f1, mcc, ...) as the interface names it in a
-    sentence; one not known here, as it is. The keys stay keys in files, tables and the CLI."""
+    sentence or a metric table's row; one not known here, as it is. The keys stay keys in files and the CLI."""
     return {"accuracy": _tr("accuracy"), "macro_f1": _tr("macro F1"), "f1": _tr("F1"), "mcc": _tr("MCC"),
             "pearson": _tr("Pearson correlation"), "spearman": _tr("Spearman correlation"),
             "exact_match": _tr("exact match"), "precision": _tr("precision"), "recall": _tr("recall"),

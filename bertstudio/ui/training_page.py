@@ -23,13 +23,13 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
 )
 
 from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.metrics.display import format_percent
-from bertstudio.train.config import HOLD_OUT, TrainConfig
+from bertstudio.train.config import HOLD_OUT, TrainConfig, setfit_fits
 from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
 from bertstudio.train.rundir import record_label_ids, run_name, unstarted_label_ids
 from bertstudio.ui import theme
@@ -497,6 +497,9 @@ class TrainingPage(QWidget):
         if facts.get("refusal") == "not_a_number":
             return self.tr("the {setting} {text} is not a number").format(setting=self._setting_name(exc.where or ""),
                                                                        text=facts["text"])
+        picked = self._combination_refusal(facts)
+        if picked:
+            return picked
         if "value" not in facts or "limit" not in facts:
             return str(exc)
         if exc.where == "max_length":
@@ -509,6 +512,42 @@ class TrainingPage(QWidget):
             return self.tr("a LoRA rank of {value:,} is more than this model's hidden size ({limit:,}): choose a "
                            "small rank (4-64)").format(**facts)
         return str(exc)
+
+    def _combination_refusal(self, facts: dict[str, Any]) -> str | None:
+        """A head, method and mode picked from the lists that cannot go together (TrainConfig's head
+        checks, their facts), named as the lists name them: the core's "method: SetFit learns from
+        single sentences through the embedding head (expected task sentence with head embedding…)"
+        was said in English inside the Chinese window."""
+        from bertstudio.ui.new_project_dialog import kind_name
+
+        refusal, form = facts.get("refusal"), self.form
+
+        def item(combo: QComboBox, key: str) -> str:
+            found = combo.findData(key)
+            return combo.itemText(found) if found >= 0 else key
+
+        head, task = item(form.head_combo, str(facts.get("head"))), kind_name(str(facts.get("task")))
+        if refusal == "head_needs_pairs":
+            return self.tr("the head “{head}” reads text pairs, and a “{task}” project has none: choose another "
+                           "head").format(head=head, task=task)
+        if refusal == "head_per_example":
+            return self.tr("the head “{head}” predicts one value per example, and a “{task}” project predicts one "
+                           "per token or answer span: choose “{linear}”").format(
+                head=head, task=task, linear=item(form.head_combo, "linear"))
+        if refusal == "lora_with_embedding_head":
+            return self.tr("LoRA cannot train the head “{head}”: choose “{full}”, “{frozen}” or “{top}” for it, or "
+                           "the head “{linear}” or “{mlp}” for LoRA").format(
+                head=head, full=item(form.mode_combo, "full"), frozen=item(form.mode_combo, "frozen"),
+                top=item(form.mode_combo, "top"), linear=item(form.head_combo, "linear"),
+                mlp=item(form.head_combo, "mlp"))
+        if refusal == "setfit_needs_embedding":
+            finetune = item(form.method_combo, "finetune")
+            if not setfit_fits(str(facts.get("task"))):
+                return self.tr("SetFit learns from single labelled sentences, and this is a “{task}” project: choose "
+                               "the method “{finetune}”").format(task=task, finetune=finetune)
+            return self.tr("SetFit trains the head “{embedding}” and no other: choose that head, or the method "
+                           "“{finetune}”").format(embedding=item(form.head_combo, "embedding"), finetune=finetune)
+        return None
 
     def _setting_name(self, name: str) -> str:
         """A TrainConfig setting as the page names it; one not named here, as the config spells it."""

@@ -408,164 +408,164 @@
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="197"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="203"/>
         <source>row {n}</source>
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="198"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
         <source>evaluation</source>
         <translation>评估集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="198"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
         <source>held-out</source>
         <translation>留出集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="199"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="205"/>
         <source>{split} row {n}</source>
         <translation>{split}第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="55"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="56"/>
         <source>A label needs a name: this one is empty.</source>
         <translation>标签需要名称：此名称为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="57"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="58"/>
         <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
         <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="60"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
         <source>A label named {new} already exists: give the new label another name.</source>
         <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="207"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="229"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="213"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="235"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
         <source>%n in {split}</source>
         <translation>
             <numerusform>{split}中 %n 处</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="65"/>
         <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
         <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="67"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="68"/>
         <source>Label {name} reads the same as {other}: they differ only by case, spaces, Unicode form or invisible characters. Give it a name that says something else.</source>
         <translation>标签 {name} 与 {other} 看起来相同：两者只在大小写、空格、统一码形式或不可见字符上不同。请换一个含义不同的名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="71"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="72"/>
         <source>Label name {name} starts or ends with a space: did you mean {stripped}?</source>
         <translation>标签名 {name} 的开头或结尾有空格：是否想用 {stripped}？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="74"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="75"/>
         <source>Label name {name}… is {length:,} characters long: a label name has at most {limit} characters.</source>
         <translation>标签名 {name}… 长 {length:,} 个字符：标签名最多 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="78"/>
         <source>Label name {name} holds a control or text-direction character (a line break, a tab): type it again without it.</source>
         <translation>标签名 {name} 含有控制字符或文字方向字符（如换行符、制表符）：请去掉后重新输入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="80"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="81"/>
         <source>Label {name} is in a partly tagged sentence: finish that sentence or untag its words first.</source>
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="207"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <source> and %n more</source>
         <translation>
             <numerusform>等另外 %n 个</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="209"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
         <source>%n class(es) have no training row, so the model can never predict them: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有训练行，模型永远无法预测它们：{classes}。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="212"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="218"/>
         <source>%n class(es) have no held-out row: trained on, not evaluated: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有留出行：参与了训练，但未被评估：{classes}。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
         <source>labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
         <source>scores</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
         <source>tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="217"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="223"/>
         <source>{split} rows {a} and {b}</source>
         <translation>{split}第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="218"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="224"/>
         <source>rows {a} and {b}</source>
         <translation>第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="220"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="226"/>
         <source>{a} and {b} at token {t}</source>
         <translation>第 {t} 个词元处为 {a} 与 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="227"/>
         <source>{a} and {b}</source>
         <translation>{a} 与 {b}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="222"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="228"/>
         <source>%n input(s) appear more than once with different {what} (first: {rows}, {values}).</source>
         <translation>
             <numerusform>%n 个输入多次出现且{what}不同（首例：{rows}，{values}）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="225"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
         <source>{count:,} of {total:,} held-out rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个留出行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="227"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
         <source>{count:,} of {total:,} evaluation rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个评估行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="232"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="238"/>
         <source>{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.</source>
         <translation>{total:,} 个评估行中有 {count:,} 个没有标准答案，不计入分数。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="236"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
         <source>{source}: {text}</source>
         <translation>{source}：{text}</translation>
     </message>
@@ -673,225 +673,230 @@
         <translation>它停止后，其标签被重命名或删除了（{changed}）：继续运行会沿用它训练时的标签。请把标签改回原名再继续，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="128"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="123"/>
+        <source>{name} (removed)</source>
+        <translation>{name}（已删除）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="134"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目的评估行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="129"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="135"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目已标注的训练行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="132"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="138"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="134"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="140"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="137"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="143"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="139"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="145"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="141"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="147"/>
         <source>Undo the edits made since it stopped to resume it, or start a new run.</source>
         <translation>撤销它停止后所做的修改即可继续，或者开始新的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="148"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="154"/>
         <source>Only the curves and the settings compare.</source>
         <translation>只比较曲线和设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="158"/>
         <source>The %1 rows were replaced between the two runs: no examples to compare.</source>
         <translation>两次运行之间，%1的行被替换了：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="156"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="162"/>
         <source>{b} is a run of another project than {a} (their label ids say so): no examples to compare.</source>
         <translation>{b} 与 {a} 属于不同的项目（它们的标签 ID 表明了这一点）：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="160"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="166"/>
         <source>The runs were evaluated on different data ({settings}), and their predictions are older than example fingerprints: no examples to compare.</source>
         <translation>两次运行在不同的数据上评估（{settings}），且它们的预测结果早于样例指纹：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="164"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="170"/>
         <source>Only %1 of %2 rows paired by position have the same gold, about what unrelated rows give: the runs were evaluated on different or reordered data, and their predictions are older than example fingerprints. No examples to compare.</source>
         <translation>按位置配对的 %2 行中只有 %1 行的标准答案相同，与不相关的行差不多：两次运行在不同的或顺序被打乱的数据上评估，且它们的预测结果早于样例指纹。没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="170"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="176"/>
         <source>The two runs share no evaluated rows (they evaluated on different data).</source>
         <translation>两次运行没有共同的评估行（它们在不同的数据上评估）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="172"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="178"/>
         <source>No interval: {metric} has no per-row form for this kind of run.</source>
         <translation>没有置信区间：对这类运行，{metric} 没有逐行的形式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="183"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="189"/>
         <source>still training</source>
         <translation>仍在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="183"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="189"/>
         <source>interrupted before it saved them</source>
         <translation>在保存之前被中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="184"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
         <source>failed before it saved them</source>
         <translation>在保存之前失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="184"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
         <source>cancelled before it saved them</source>
         <translation>在保存之前被取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="186"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="192"/>
         <source>{run} has no predictions yet ({why}).</source>
         <translation>{run} 还没有预测结果（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="187"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="193"/>
         <source>{run} evaluated but saved no {file}.</source>
         <translation>{run} 评估过，但没有保存 {file}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="196"/>
         <source>{run}&apos;s {file} holds no prediction.</source>
         <translation>{run} 的 {file} 中没有预测结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="191"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="197"/>
         <source>{run} has no {file} (its {metrics} holds scores).</source>
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
         <source>macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
         <source>MCC</source>
         <translation>MCC</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="243"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
         <source>Pearson correlation</source>
         <translation>皮尔逊相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="243"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
         <source>Spearman correlation</source>
         <translation>斯皮尔曼相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="244"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="244"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="244"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="245"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
         <source>mean squared error</source>
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="256"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="262"/>
         <source>{ran} of {asked} seed(s) ran, no {metric} to sum up</source>
         <translation>{asked} 个随机种子中运行了 {ran} 个，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="257"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="263"/>
         <source>{ran} seed(s), no {metric} to sum up</source>
         <translation>{ran} 个随机种子，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="258"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="264"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="262"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="268"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean}</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="263"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="269"/>
         <source>1 seed: {metric} {mean}</source>
         <translation>1 个随机种子：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="266"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="272"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="267"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="273"/>
         <source>{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{runs} 个随机种子：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="274"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="280"/>
         <source>Read-only: browse, predict and compare; labels and runs cannot be saved here</source>
         <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="284"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="290"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="287"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="293"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="188"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="194"/>
         <source>{run} has not evaluated yet (still training).</source>
         <translation>{run} 还没有评估过（仍在训练）。</translation>
     </message>
@@ -936,7 +941,7 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="189"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="195"/>
         <source>{run} never evaluated.</source>
         <translation>{run} 从未评估过。</translation>
     </message>
@@ -1556,12 +1561,12 @@
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="152"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="155"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="324"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="327"/>
         <source>Suggested</source>
         <translation>建议</translation>
     </message>
@@ -2036,229 +2041,229 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="94"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="254"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="96"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="259"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="115"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="129"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="130"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="158"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="390"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="395"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="164"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="169"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="164"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="169"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="164"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="169"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="201"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="206"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="208"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="213"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="255"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="260"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="318"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="323"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="338"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="343"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="342"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="347"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="348"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="353"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="371"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="376"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="375"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="380"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="389"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="394"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="396"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="401"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="398"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="403"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="449"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="474"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="479"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="510"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="515"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="533"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="538"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="535"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="540"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="556"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="568"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="573"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="588"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="609"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="589"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="610"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="593"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="614"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="596"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="617"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="599"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="620"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="601"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="622"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -2466,67 +2471,67 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="89"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="90"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="95"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="96"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="103"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="104"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="104"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="105"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="105"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="107"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="115"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="165"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="167"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="165"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="167"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="176"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="178"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="177"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="179"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="182"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="184"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="182"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="184"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -2798,52 +2803,52 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="371"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="407"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="410"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="506"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="520"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="563"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="577"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="565"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="585"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="599"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="609"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="623"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="613"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="627"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="614"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="628"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="614"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="628"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2853,53 +2858,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="450"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="453"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="450"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="453"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="495"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="509"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="503"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="517"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="508"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="522"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="509"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="523"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="590"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="604"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="591"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="605"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="592"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="600"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="606"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="614"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="601"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="615"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2907,187 +2912,187 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="61"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="178"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="183"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="70"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="71"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="97"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="98"/>
         <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="101"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="113"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="122"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="139"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="142"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="144"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="153"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="165"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="228"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="232"/>
         <source>over the {n} classes with gold rows or predictions in this split ({names}); the {m} shown as — are left out</source>
         <translation>范围是本划分中有标准答案行或被预测过的 {n} 个类别（{names}）；显示为 — 的 {m} 个类别不计入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="233"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="235"/>
         <source>over all {n} classes above</source>
         <translation>范围是上面全部 {n} 个类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="234"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="236"/>
         <source>Unweighted mean {over}.</source>
         <translation>未加权平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="235"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="237"/>
         <source>Mean weighted by support {over}.</source>
         <translation>按支持数加权的平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="178"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="179"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="179"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="182"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="182"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="187"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="189"/>
         <source>%n class(es) have no rows in this split and were never predicted: listed last as —, left out of the averages.</source>
         <translation>
             <numerusform>%n 个类别在本划分中没有行，也从未被预测：列在最后，显示为 —，不计入平均值。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="190"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="192"/>
         <source>No gold rows and no predictions of this class in this split: precision, recall and F1 are undefined, and the averages leave it out.</source>
         <translation>本划分中此类别既没有标准答案行也没有预测：精确率、召回率和 F1 无定义，平均值不计入此类别。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="192"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="192"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -3748,167 +3753,167 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="294"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="716"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="720"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="306"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="324"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="328"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="326"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="330"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="330"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="414"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="418"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="464"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="482"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="486"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="547"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="551"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="556"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="564"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="564"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="568"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="567"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="571"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="570"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="574"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="587"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="591"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="594"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="599"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="603"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="602"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="606"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="606"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="610"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="719"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="723"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="720"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="724"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="743"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="747"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="749"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="801"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="805"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="807"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="838"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="842"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="843"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="847"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="846"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="850"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="848"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="852"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="849"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="853"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="855"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="859"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -5575,17 +5580,17 @@
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="550"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="550"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="590"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
@@ -5615,42 +5620,47 @@
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="546"/>
+        <source>SetFit learns from single labelled sentences, and this is a “{task}” project: choose the method “{finetune}”</source>
+        <translation>SetFit 从单个已标注句子学习，而这是“{task}”项目：请选择方法“{finetune}”</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="663"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="629"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="727"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="727"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="766"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="747"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="786"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="762"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="801"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="754"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -5685,222 +5695,242 @@
         <translation>{setting} {text} 不是数字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="506"/>
         <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
         <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="506"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
         <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
         <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="512"/>
         <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="531"/>
+        <source>the head “{head}” reads text pairs, and a “{task}” project has none: choose another head</source>
+        <translation>输出头“{head}”读取文本对，而“{task}”项目没有文本对：请选择其他输出头</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="534"/>
+        <source>the head “{head}” predicts one value per example, and a “{task}” project predicts one per token or answer span: choose “{linear}”</source>
+        <translation>输出头“{head}”为每个样例预测一个值，而“{task}”项目为每个词元或答案片段预测：请选择“{linear}”</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="538"/>
+        <source>LoRA cannot train the head “{head}”: choose “{full}”, “{frozen}” or “{top}” for it, or the head “{linear}” or “{mlp}” for LoRA</source>
+        <translation>LoRA 无法训练输出头“{head}”：请为它选择“{full}”、“{frozen}”或“{top}”，或为 LoRA 选择输出头“{linear}”或“{mlp}”</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
+        <source>SetFit trains the head “{embedding}” and no other: choose that head, or the method “{finetune}”</source>
+        <translation>SetFit 只训练输出头“{embedding}”：请选择该输出头，或选择方法“{finetune}”</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>head learning rate</source>
         <translation>分类头学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
         <source>gradient accumulation steps</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
         <source>epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
         <source>warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
         <source>maximum length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
         <source>seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
         <source>number of seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="519"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="519"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
         <source>evaluation interval (steps)</source>
         <translation>评估间隔（步）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
         <source>held-out share</source>
         <translation>留出比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
         <source>weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
         <source>early stopping patience</source>
         <translation>早停耐心值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="531"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
         <source>above {n}</source>
         <translation>大于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="531"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
         <source>at least {n}</source>
         <translation>至少 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="534"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
         <source>below {n}</source>
         <translation>小于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="534"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
         <source>at most {n}</source>
         <translation>至多 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
         <source>the {setting} {value} is out of range: it must be {what} {range}</source>
         <translation>{setting} {value} 超出范围：须为{range}的{what}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="538"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="577"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="538"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="577"/>
         <source>a number</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="578"/>
         <source> and </source>
         <translation>且</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="647"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="686"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="649"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="657"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="696"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="666"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="705"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="744"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="783"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="832"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="798"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="837"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="799"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="838"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="802"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="841"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="803"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="842"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="812"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="851"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="819"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="858"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="836"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="875"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="838"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="877"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="842"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="881"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="844"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="883"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="845"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="884"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="877"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="916"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="881"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="920"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

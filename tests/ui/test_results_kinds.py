@@ -72,7 +72,7 @@ def test_tagging_results_show_spans_and_filter_errors(qtbot, session, tagging_ru
     qtmodeltester.check(page.model)
     preds = [json.loads(l) for l in (tagging_run / "predictions.jsonl").read_text().splitlines()]
     assert page.model.rowCount() == 4 and not page.confusion_view.isVisibleTo(page)
-    assert page.metrics_table.item(0, 0).text() == "f1 *"  # entity F1 is tagging's official metric
+    assert page.metrics_table.item(0, 0).text() == "F1 *"  # entity F1 is tagging's official metric (named, not its key)
     page.errors_only.setChecked(True)
     assert page.proxy.rowCount() == sum(p["tags"] != p["gold"] for p in preds)
     page.errors_only.setChecked(False)

@@ -562,7 +562,8 @@ def test_the_metrics_header_says_x100_only_over_scores(qtbot, tmp_path):
         table = page.metrics_panel.metrics_table
         shown = [(table.item(i, 0).text(), table.item(i, 1).text()) for i in range(table.rowCount())]
         assert table.horizontalHeaderItem(1).text() == "Value"
-        assert shown == [("pearson * (x100)", "28.5"), ("spearman * (x100)", "42.7"), ("mse", "11.3727")]
+        assert shown == [("Pearson correlation * (x100)", "28.5"), ("Spearman correlation * (x100)", "42.7"),
+                         ("mean squared error", "11.3727")]  # named as sentences name them, not by key
         page.metrics_panel.show_metrics({"accuracy": 0.9}, ("accuracy",))  # every row a score: the header says so
         assert table.horizontalHeaderItem(1).text() == "Score (x100)" and table.item(0, 0).text() == "accuracy *"
     finally:
@@ -790,4 +791,36 @@ def test_two_jobs_runs_of_one_name_are_told_apart_in_the_run_list(qtbot, tmp_pat
         texts = sorted(page.run_combo.itemText(i) for i in range(page.run_combo.count()))
         assert texts == ["seeds4/seed-42", "seeds5/seed-42", "solo"], texts
     finally:
+        project.close(compact=False)
+
+
+def test_a_removed_class_and_the_metric_names_are_said_in_chinese(qtbot, qapp, tmp_path):
+    """In the Chinese window the Results page read "meh (removed)" (the core's English marker) and its
+    metric table "accuracy *" (the key)."""
+    from bertstudio import app as app_module
+    from bertstudio.ui.run_words import metric_name
+
+    installed = app_module.install_translators(qapp, "zh_CN")
+    project = make_project(tmp_path / "proj")
+    try:
+        project.add_label("meh")
+        run = _right_run(project, "with-meh")
+        run_preds = _preds(run)
+        for p in run_preds:
+            p["label"] = "meh"
+        (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in run_preds), encoding="utf-8")
+        project.remove_label("meh")
+        project.add_label("meh")  # another class under the removed one's name
+        page = _shown_page(qtbot, project, tmp_path)
+        page.show_run(run)
+        qtbot.waitUntil(lambda: not page.is_loading(), timeout=5000)
+        _select_dev_row(page, 1)
+        assert page.model.predicted_value(page.current_prediction()) == "meh（已删除）"
+        page.metrics_panel.show_metrics({"accuracy": 0.9, "mcc": 0.5}, ("accuracy",))
+        table = page.metrics_panel.metrics_table
+        assert [table.item(i, 0).text() for i in range(2)] == [metric_name("accuracy") + " *", metric_name("mcc")]
+        assert table.item(0, 0).text() == "准确率 *" and table.item(0, 0).data(Qt.ItemDataRole.UserRole) == "accuracy"
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
         project.close(compact=False)

@@ -950,3 +950,56 @@ def test_a_projects_refusals_to_write_are_said_in_chinese(qtbot, chinese, sessio
         session.project.new_run_dir("run")
     said = page.setting_refusal(runs_file.value)
     assert said.startswith(f"{runs} 是文件而不是文件夹") and "runs" not in said.replace(str(runs), ""), said
+
+
+def test_impossible_head_method_and_mode_choices_are_said_in_chinese(qtbot, chinese, session_factory):
+    """Combinations picked from the Train page's lists that TrainConfig refuses read "请先修正设置:method:
+    SetFit learns from single sentences through the embedding head (expected task sentence with head
+    embedding…)" and the like, in English and by key; said from the refusal's facts, naming the lists' items."""
+    from helpers import sentiment_records
+
+    from bertstudio.ui.training_page import TrainingPage
+
+    page = TrainingPage(session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(16, 0)}))
+    qtbot.addWidget(page)
+    form = page.form
+
+    def picked(head: str, method: str, mode: str) -> str:
+        for combo, key in ((form.head_combo, head), (form.method_combo, method), (form.mode_combo, mode)):
+            combo.setCurrentIndex(combo.findData(key))
+        page._refresh_state()
+        assert not page.start_button.isEnabled()
+        return page.status_label.text()
+
+    said = [picked("linear", "setfit", "full"), picked("embedding", "finetune", "lora"),
+            picked("siamese", "finetune", "full")]
+    embedding = form.head_combo.itemText(form.head_combo.findData("embedding"))
+    assert said[0].startswith("请先修正设置:SetFit 只训练输出头") and f"“{embedding}”" in said[0], said[0]
+    assert said[1].startswith("请先修正设置:LoRA 无法训练输出头") and f"“{embedding}”" in said[1], said[1]
+    assert said[2].startswith("请先修正设置:输出头“") and "读取文本对" in said[2], said[2]
+    for text in said:
+        assert not any(word in text for word in ("head", "method", "mode", "expected", "sentence")), text
+
+
+def test_a_name_the_label_set_refuses_at_import_is_said_in_chinese(qtbot, chinese, session_factory, tmp_path):
+    """A file label added as a new class whose name the label set refuses (a look-alike of a label,
+    one too long) was said in the core's English in the Import dialog: the facts were dropped on the
+    way, so the dialog could not say it as the label set dialog does."""
+    from bertstudio.ui.import_dialog import ImportDialog
+
+    said = []
+    for i, name in enumerate(["\u200bpos", "x" * 300]):
+        session = session_factory("sentence", ["neg", "pos"])
+        path = tmp_path / f"new{i}.jsonl"
+        path.write_text(f'{{"text": "hi", "label": "{name}"}}\n{{"text": "yo", "label": "neg"}}\n', encoding="utf-8")
+        dialog = ImportDialog(session, None, str(path))
+        qtbot.addWidget(dialog)
+        dialog.start_import()
+        assert dialog.label_box.isVisibleTo(dialog)
+        dialog.label_box.choose_rest("new")
+        dialog.start_import()
+        said.append(dialog.error_label.text())
+        assert session.labels() == ["neg", "pos"] and session.split_size("train") == 0
+    assert said[0].startswith("标签 ") and "看起来相同" in said[0], said[0]
+    assert said[1].startswith("标签名 ") and "200" in said[1], said[1]
+    assert not any("label" in text for text in said), said
