@@ -353,9 +353,11 @@ class MainWindow(QMainWindow):
             dialog.deleteLater()
 
     def _on_imported(self, split: str, rows: int) -> None:
-        """The Data page shows what came in; the Label page goes where there is labelling to do. It went
-        to the imported split: after a labelled dev set, to its row 1, where the next key replaced the
-        gold that runs are scored against (and the saved place reopened there)."""
+        """The Label page goes where there is labelling to do, and the Data page with it; the status bar
+        says where the rows went. It went to the imported split: after a labelled dev set, to its row 1,
+        where the next key replaced the gold that runs are scored against (and the saved place reopened
+        there). The Data page then stayed on the imported split, beside a Label page and a status bar on
+        train."""
         session = self.session
         here = session.current_split
         to_label = [s for s in (here, split, *SPLITS) if session.split_size(s) and
@@ -365,11 +367,14 @@ class MainWindow(QMainWindow):
             examples = session.examples(target) if session.split_size(target) else None
             missing = examples.unlabelled_rows() if examples is not None else []
             session.set_current(target, int(missing[0]) if len(missing) else (0 if examples is not None else -1))
-        data_page = self.pages["data"]
-        if isinstance(data_page, DataPage):
-            data_page.show_split(split)
-        self.statusBar().showMessage(self.tr("Imported %1 rows into %2").replace("%1", str(rows)).replace("%2", split_name(split)),
-                                     5000)
+        data_page = self.pages["data"]  # on the split being labelled too: it showed dev beside a Label page on
+        if isinstance(data_page, DataPage) and data_page.split != session.current_split:  # train, the status bar
+            data_page.show_split(session.current_split)  # saying train (one split is looked at everywhere)
+        said = self.tr("Imported %1 rows into %2").replace("%1", str(rows)).replace("%2", split_name(split))
+        if session.current_split != split:  # where they went, and why the pages are elsewhere
+            said = self.tr("Imported %1 rows into %2; the pages stay on %3, where rows wait for labels").replace(
+                "%1", str(rows)).replace("%2", split_name(split)).replace("%3", split_name(session.current_split))
+        self.statusBar().showMessage(said, 10_000)
 
     def export_data(self) -> None:
         if not self._require_project():

@@ -2803,52 +2803,57 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="371"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="373"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="410"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="375"/>
+        <source>Imported %1 rows into %2; the pages stay on %3, where rows wait for labels</source>
+        <translation>已导入 %1 行到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="415"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="520"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="525"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="577"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="582"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="599"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="604"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="623"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="628"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="627"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="632"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="628"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="633"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="628"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="633"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2858,53 +2863,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="453"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="458"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="453"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="458"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="509"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="514"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="517"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="522"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="522"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="527"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="523"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="528"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="604"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="609"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="605"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="610"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="606"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="614"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="611"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="619"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="615"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="620"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

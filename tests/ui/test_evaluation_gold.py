@@ -29,7 +29,11 @@ def test_importing_a_labelled_dev_set_leaves_the_label_page_on_train_also_after_
         session.import_examples(from_records("sentence", rows, labels=LABELS), split)
         window._on_imported(split, len(rows))
     assert (session.current_split, session.current_row) == ("train", 1)  # its first row without gold
-    assert window.pages["data"].split == "dev"  # the Data page shows what came in
+    # the Data page agrees with the Label page and the status bar (it showed dev beside them on train);
+    # the status bar says where the rows went
+    assert window.pages["data"].split == "train" and window.split_label.text() == "Split: train"
+    assert window.statusBar().currentMessage() == ("Imported 3 rows into dev; the pages stay on train, where rows "
+                                                   "wait for labels")
     window.show_page("label")
     assert window.pages["label"].split_combo.currentData() == "train"
     folder = project.folder
