@@ -428,61 +428,63 @@
         <translation>{split}第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="56"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
         <source>A label needs a name: this one is empty.</source>
         <translation>标签需要名称：此名称为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="58"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
         <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
         <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="66"/>
         <source>A label named {new} already exists: give the new label another name.</source>
         <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="68"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="201"/>
         <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <location filename="../../bertstudio/ui/run_words.py" line="235"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="68"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="201"/>
         <source>%n in {split}</source>
         <translation>
             <numerusform>{split}中 %n 处</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="65"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="70"/>
         <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
         <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="68"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="73"/>
         <source>Label {name} reads the same as {other}: they differ only by case, spaces, Unicode form or invisible characters. Give it a name that says something else.</source>
         <translation>标签 {name} 与 {other} 看起来相同：两者只在大小写、空格、统一码形式或不可见字符上不同。请换一个含义不同的名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="72"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="77"/>
         <source>Label name {name} starts or ends with a space: did you mean {stripped}?</source>
         <translation>标签名 {name} 的开头或结尾有空格：是否想用 {stripped}？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="75"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="80"/>
         <source>Label name {name}… is {length:,} characters long: a label name has at most {limit} characters.</source>
         <translation>标签名 {name}… 长 {length:,} 个字符：标签名最多 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="78"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="83"/>
         <source>Label name {name} holds a control or text-direction character (a line break, a tab): type it again without it.</source>
         <translation>标签名 {name} 含有控制字符或文字方向字符（如换行符、制表符）：请去掉后重新输入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="81"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="86"/>
         <source>Label {name} is in a partly tagged sentence: finish that sentence or untag its words first.</source>
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
@@ -2471,67 +2473,87 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="90"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="96"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="122"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="104"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="126"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="127"/>
+        <source>Filter labels</source>
+        <translation>筛选标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="138"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="105"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="139"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="140"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="107"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="141"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="150"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="199"/>
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="199"/>
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="167"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="248"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="167"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="248"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="178"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="259"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="179"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="260"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="184"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="265"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="184"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="265"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>

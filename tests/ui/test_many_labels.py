@@ -330,3 +330,33 @@ def test_a_new_set_of_150_labels_is_placed_once(qtbot, monkeypatch):
     qtbot.waitUntil(lambda: all(button.isVisible() for button in legend._buttons))
     _settle_layouts(legend)
     assert legend.names()[0] == "topic_000b" and sum(1 for kw in placed if kw.get("move")) <= 2
+
+
+def test_the_label_set_dialog_filters_150_labels_and_counts_each_ones_rows(qtbot, session_factory):
+    """At 150 labels the label set dialog had no search and no counts: only Qt's type-ahead found a
+    label, and whether it was used showed only when Remove refused it."""
+    from collections import Counter
+
+    from bertstudio.ui.editors.label_set import COUNT_ROLE
+
+    labels = [f"topic_{i:03d}" for i in range(146)] + ["sport", "sports", "Sport news", LONG]
+    rows = [{"text": f"text {i}", "label": labels[(i * 7) % 150] if i % 4 else None} for i in range(600)]
+    session = session_factory("sentence", labels, {"train": rows[:450], "dev": rows[450:]})
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    oracle = Counter(r["label"] for r in rows if r["label"] is not None)  # counted from the rows, not the project
+    shown = {dialog.list.item(i).text(): dialog.list.item(i).data(COUNT_ROLE) for i in range(dialog.list.count())}
+    assert shown == {name: f"{oracle[name]} row(s)" for name in labels}
+    assert dialog.list.horizontalScrollBar().maximum() == 0  # the long name elided: no count scrolled out of sight
+    sport = dialog.list.item(labels.index("sport"))
+    assert f"{oracle['sport']} row(s)" in sport.toolTip() and "in train" in sport.toolTip()
+
+    qtbot.keyClicks(dialog.filter_edit, "SPORT")  # any case
+    visible = [dialog.list.item(i).text() for i in range(dialog.list.count()) if not dialog.list.item(i).isHidden()]
+    assert visible == ["sport", "sports", "Sport news"]
+    assert dialog.list.currentItem().text() == "sport"  # the selection moved off the hidden topic_000
+    session.apply_gold("train", 0, "sport", "label")  # row 0 was unlabelled: the count follows the edit
+    qtbot.waitUntil(lambda: sport.data(COUNT_ROLE) == f"{oracle['sport'] + 1} row(s)")
+    dialog.filter_edit.clear()
+    assert not any(dialog.list.item(i).isHidden() for i in range(dialog.list.count()))

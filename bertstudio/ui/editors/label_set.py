@@ -8,22 +8,28 @@ name, a label still in use) are shown in the dialog.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
+    QApplication,
     QColorDialog,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
 from bertstudio.ui.run_words import project_refusal
@@ -83,6 +89,42 @@ def label_refusal(exc: BertStudioError) -> str | None:
     return None
 
 
+COUNT_ROLE = Qt.ItemDataRole.UserRole + 1  # "12 rows": drawn at the row's right edge, beside the name
+
+
+class _CountDelegate(QStyledItemDelegate):
+    """A label's name as the list draws it, its count right-aligned in the muted colour (the name stays
+    the item's text: what a screen reader reads and what type-ahead finds)."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        """No wider than the list: a 200-character name scrolled the list sideways, its count out of sight
+        (the name is elided before the count, whole in its tooltip)."""
+        hint = super().sizeHint(option, index)
+        hint.setWidth(min(hint.width(), 240))
+        return hint
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        count = index.data(COUNT_ROLE)
+        if not count:
+            super().paint(painter, option, index)
+            return
+        # the row's background across its width, the name elided before the count (a 200-character name ran under it)
+        whole = QStyleOptionViewItem(option)
+        self.initStyleOption(whole, index)
+        style = whole.widget.style() if whole.widget is not None else QApplication.style()  # type: ignore[attr-defined]
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, whole, painter, whole.widget)  # type: ignore[attr-defined]
+        name = QStyleOptionViewItem(option)
+        name.rect = option.rect.adjusted(0, 0, -(option.fontMetrics.horizontalAdvance(str(count)) + 12), 0)  # type: ignore[attr-defined]
+        super().paint(painter, name, index)
+        painter.save()
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
+        palette = option.palette  # type: ignore[attr-defined]
+        painter.setPen(palette.highlightedText().color() if selected else palette.placeholderText().color())
+        rect = option.rect.adjusted(0, 0, -6, 0)  # type: ignore[attr-defined]
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), str(count))
+        painter.restore()
+
+
 class LabelSetDialog(QDialog):
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,6 +136,14 @@ class LabelSetDialog(QDialog):
         self.list = QListWidget()
         self.list.setObjectName("labelList")
         self.list.setAccessibleName(self.tr("Labels"))  # a screen reader said "" for the list
+        self.list.setItemDelegate(_CountDelegate(self.list))
+        # at 150 labels only Qt's type-ahead found one, and whether it was used showed only when Remove refused it
+        self.filter_edit = QLineEdit(objectName="labelFilter", clearButtonEnabled=True)
+        self.filter_edit.setPlaceholderText(self.tr("Filter labels"))
+        self.filter_edit.setAccessibleName(self.tr("Filter labels"))
+        self.filter_edit.textChanged.connect(lambda _t: self._apply_filter())
+        self._counts_timer = QTimer(self, singleShot=True, interval=150)  # a burst of label keys: counted once
+        self._counts_timer.timeout.connect(self._show_counts)
         self.error = QLabel()
         self.error.setObjectName("labelSetError")
         self.error.setWordWrap(True)
@@ -116,11 +166,14 @@ class LabelSetDialog(QDialog):
         order = QLabel(self.tr("Order = key order (1-9) and label ids of the model."))
         self.list.setAccessibleDescription(order.text())
         layout.addWidget(order)
+        layout.addWidget(self.filter_edit)
         layout.addWidget(self.list)
         layout.addLayout(buttons)
         layout.addWidget(self.error)
         layout.addWidget(close)
         session.labels_changed.connect(self._fill)
+        session.gold_changed.connect(lambda _s, _r: self._counts_timer.start())
+        session.data_imported.connect(lambda _s: self._counts_timer.start())
         self._fill()
 
     def _fill(self) -> None:
@@ -133,6 +186,50 @@ class LabelSetDialog(QDialog):
             item.setToolTip(name)  # a 200-character name is cut at the dialog's edge
             self.list.addItem(item)
         self.list.setCurrentRow(min(max(current, 0), self.list.count() - 1))
+        self._show_counts()
+        self._apply_filter()
+
+    def label_uses(self) -> dict[str, dict[str, int]]:
+        """Each label's uses per split (rows; a tag set's tokens), as the project counts them: its
+        per-split counts are kept up to date in memory (counted in Arrow once per split, then moved
+        by each edit), so this costs a dict per split, not a pass over the rows."""
+        project = self.session.project
+        if project is None:
+            return {}
+        uses: dict[str, dict[str, int]] = {}
+        for split in project.split_names:
+            for name, n in project.label_counts(split).items():
+                if n:
+                    uses.setdefault(name, {})[split] = n
+        return uses
+
+    def _show_counts(self) -> None:
+        """Each label's count of uses beside its name; its tooltip says them per split."""
+        uses = self.label_uses()
+        tokens = self.session.has_project() and get_spec(self.session.kind).gold.per_token
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            name = str(item.data(Qt.ItemDataRole.UserRole))
+            per_split = uses.get(name, {})
+            n = sum(per_split.values())
+            count = (self.tr("%n token(s)", "", n) if tokens else self.tr("%n row(s)", "", n))
+            item.setData(COUNT_ROLE, count)
+            where = _tr(", ").join(_tr("%n in {split}", "", k).format(split=split_name(split))
+                                   for split, k in per_split.items())
+            item.setToolTip(f"{name}\n{count}" + (f" ({where})" if where else ""))
+            item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, count)
+
+    def _apply_filter(self) -> None:
+        """Only the labels whose name holds the typed text (any case); the selection stays on a shown
+        one, so Rename or Remove never acts on a label the filter hides."""
+        typed = self.filter_edit.text().strip().casefold()
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            item.setHidden(bool(typed) and typed not in str(item.data(Qt.ItemDataRole.UserRole)).casefold())
+        current = self.list.currentItem()
+        if current is None or current.isHidden():
+            shown = [i for i in range(self.list.count()) if not self.list.item(i).isHidden()]
+            self.list.setCurrentRow(shown[0] if shown else -1)
 
     def _selected(self) -> str | None:
         item = self.list.currentItem()
