@@ -25,6 +25,7 @@ from bertstudio.train.config import (
     CLASS_WEIGHTS, HEADS, METHODS, PRECISIONS, TrainConfig, check_setting, heads_for, setfit_fits, weighs_classes,
 )
 from bertstudio.ui import theme
+from bertstudio.ui.spin_range import RangeNotes
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +156,18 @@ class TrainSettingsForm(QGroupBox):
             "rare class counts as much as a common one.")
         self.class_weight_combo.setToolTip(self._weighting_help)
         self._help_texts()
+        # a number typed outside a field's range was put back when the field was left, with no word
+        self.range_note = QLabel(objectName="rangeNote", wordWrap=True)
+        theme.set_tone(self.range_note, "error")
+        self.range_note.hide()
+        form.addRow("", self.range_note)
+        self.range_notes = RangeNotes({
+            self.top_spin: self.tr("number of top layers"), self.lora_spin: self.tr("LoRA rank"),
+            self.epochs_spin: self.tr("epochs"), self.warmup_spin: self.tr("warm-up ratio"),
+            self.max_len_spin: self.tr("maximum length"), self.seed_spin: self.tr("seed"),
+            self.seeds_spin: self.tr("number of seeds")}, self)
+        self.range_notes.refused.connect(self._on_range_refused)
+        self._range_spin: Any = None
         self.show_settings({name: getattr(TrainConfig(), name) for name in FORM_FIELDS})  # the one set of defaults
         self.model_picker.lineEdit().setCursorPosition(0)  # show the start of a long name, not its end
 
@@ -175,6 +188,16 @@ class TrainSettingsForm(QGroupBox):
         self._update_mode_widgets()
         self._applying = False
         self.edited.connect(self._sync_preset)
+
+    def _on_range_refused(self, spin: Any, text: str) -> None:
+        """The range a field put a typed number back into, under the form (and in the field's tooltip)."""
+        if text:
+            self._range_spin = spin
+            self.range_note.setText(text)
+            self.range_note.show()
+        elif spin is self._range_spin:
+            self._range_spin = None
+            self.range_note.hide()
 
     def _help_texts(self) -> None:
         """Each widget's tooltip is its setting's help text (train/config.py, translated), where it has none."""

@@ -428,63 +428,63 @@
         <translation>{split}第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
         <source>A label needs a name: this one is empty.</source>
         <translation>标签需要名称：此名称为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
         <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
         <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="66"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="67"/>
         <source>A label named {new} already exists: give the new label another name.</source>
         <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="68"/>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="201"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="69"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="217"/>
         <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <location filename="../../bertstudio/ui/run_words.py" line="235"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="68"/>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="201"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="69"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="217"/>
         <source>%n in {split}</source>
         <translation>
             <numerusform>{split}中 %n 处</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="70"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="71"/>
         <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
         <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="73"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="74"/>
         <source>Label {name} reads the same as {other}: they differ only by case, spaces, Unicode form or invisible characters. Give it a name that says something else.</source>
         <translation>标签 {name} 与 {other} 看起来相同：两者只在大小写、空格、统一码形式或不可见字符上不同。请换一个含义不同的名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="78"/>
         <source>Label name {name} starts or ends with a space: did you mean {stripped}?</source>
         <translation>标签名 {name} 的开头或结尾有空格：是否想用 {stripped}？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="80"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="81"/>
         <source>Label name {name}… is {length:,} characters long: a label name has at most {limit} characters.</source>
         <translation>标签名 {name}… 长 {length:,} 个字符：标签名最多 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="83"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="84"/>
         <source>Label name {name} holds a control or text-direction character (a line break, a tab): type it again without it.</source>
         <translation>标签名 {name} 含有控制字符或文字方向字符（如换行符、制表符）：请去掉后重新输入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="86"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="87"/>
         <source>Label {name} is in a partly tagged sentence: finish that sentence or untag its words first.</source>
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
@@ -2473,87 +2473,87 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="132"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="122"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="138"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="126"/>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="127"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="142"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="143"/>
         <source>Filter labels</source>
         <translation>筛选标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="138"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="154"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="139"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="155"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="140"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="156"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="141"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="157"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="150"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="166"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="199"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="215"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n 个词元</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="199"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="215"/>
         <source>%n row(s)</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="248"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="264"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="248"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="264"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="259"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="275"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="260"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="276"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="265"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="281"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="265"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="281"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -3666,6 +3666,14 @@
         <location filename="../../bertstudio/ui/editors/qa.py" line="251"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
+    </message>
+</context>
+<context>
+    <name>RangeNotes</name>
+    <message>
+        <location filename="../../bertstudio/ui/spin_range.py" line="46"/>
+        <source>{typed} is outside the range of the {setting} ({low} to {high}): it was put back to {value}.</source>
+        <translation>{typed} 超出了{setting}的范围（{low} 到 {high}）：已恢复为 {value}。</translation>
     </message>
 </context>
 <context>
@@ -5197,273 +5205,308 @@
 <context>
     <name>TrainSettingsForm</name>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="52"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="54"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="55"/>
         <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
         <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="55"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="56"/>
         <source>folder or Hub id, e.g. bert-base-uncased</source>
         <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="57"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="58"/>
         <source>A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this computer. To work offline, pick a folder, or a Hub id already downloaded.</source>
         <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="68"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="368"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="391"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="68"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
         <source>MLP (hidden layer + output)</source>
         <translation>MLP(隐藏层 + 输出层)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
         <source>Fine-tune</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
         <source>SetFit first, then the head</source>
         <translation>先 SetFit，再训练分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="76"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="77"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="77"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="78"/>
         <source>Top N layers</source>
         <translation>顶部 N 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="77"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="78"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="89"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="90"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="91"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="92"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="95"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="96"/>
         <source>Automatic: fits the labelled data</source>
         <translation>自动：按已标注数据选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="96"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="97"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="100"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="101"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="112"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="113"/>
         <source>None</source>
         <translation>不加权</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="112"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="113"/>
         <source>Balanced (inverse class frequency)</source>
         <translation>均衡（按类别频率的倒数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="116"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="117"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="119"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="120"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="142"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="142"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="143"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="143"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="144"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="146"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="147"/>
         <source>Class weighting</source>
         <translation>类别加权</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="154"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="155"/>
         <source>Balanced: each training row&apos;s loss is weighted by the inverse of its class&apos;s share of the rows, so a rare class counts as much as a common one.</source>
         <translation>均衡：每个训练行的损失按其类别所占行数比例的倒数加权，使稀少的类别与常见的类别同等重要。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="367"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="165"/>
+        <source>number of top layers</source>
+        <translation>顶部层数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="165"/>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="166"/>
+        <source>epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="166"/>
+        <source>warm-up ratio</source>
+        <translation>预热比例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="167"/>
+        <source>maximum length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="167"/>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="168"/>
+        <source>number of seeds</source>
+        <translation>种子数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="390"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="369"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="392"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="370"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="393"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="380"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="403"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="391"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="414"/>
         <source>Regression, tagging and QA have no classes to weigh: class weighting is for sentence and pair classification</source>
         <translation>回归、序列标注和问答没有可加权的类别：类别加权用于句子分类和句对分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="405"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="428"/>
         <source>{name} {value} does not fit this project</source>
         <translation>{name} {value} 不适用于此项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="424"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="447"/>
         <source>mode {m} is outside what the form takes (top-{lo} to top-{hi})</source>
         <translation>模式 {m} 超出了表单可接受的范围（top-{lo} 到 top-{hi}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="432"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="455"/>
         <source>{name} {value} is outside what the form takes ({lo} to {hi})</source>
         <translation>{name} {value} 超出了表单可接受的范围（{lo} 到 {hi}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="142"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="53"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="54"/>
         <source>all-MiniLM-L6-v2 (bundled)</source>
         <translation>all-MiniLM-L6-v2（内置）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Sentence embedding (mean-pooled)</source>
         <translation>句向量（平均池化）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="71"/>
         <source>Siamese: (u, v, |u−v|, u·v)</source>
         <translation>孪生：(u, v, |u−v|, u·v)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="76"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="77"/>
         <source>Frozen encoder</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="143"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="144"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="144"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="145"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="144"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="145"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="145"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="146"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="145"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="146"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="147"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="148"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="147"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="148"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="148"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="149"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="148"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="149"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="149"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="150"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="151"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="152"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="208"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="231"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="264"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="287"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="350"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="373"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="351"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="374"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>

@@ -1438,3 +1438,37 @@ def test_a_resume_cancelled_while_it_loads_says_the_run_is_as_it_was(qtbot, sess
     said = page.status_label.text()
     assert "Resume cancelled before the run went on" in said and "nothing was trained" not in said, said
     assert (stopped / "checkpoints" / "last" / "state.json").read_bytes() == state
+
+
+def test_a_number_typed_outside_a_fields_range_is_put_back_and_says_why(qtbot, session):
+    """4 typed as the maximum length (at least 8) read 128 again when the field was left, with no word."""
+    from PySide6.QtCore import Qt
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    page.activateWindow()  # focus moves (and the field is left) only in the active window
+    qtbot.waitUntil(page.isActiveWindow)
+    form = page.form
+    spin = form.max_len_spin
+    before, help_text = spin.value(), spin.toolTip()
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "4")
+    form.seed_spin.setFocus()  # leaving the field: Qt puts the value back
+    qtbot.waitUntil(lambda: not spin.hasFocus())
+    said = f"4 is outside the range of the maximum length (8 to 4096): it was put back to {before}."
+    assert spin.value() == before and form.range_note.isVisibleTo(page) and form.range_note.text() == said
+    assert spin.toolTip() == f"{said}\n\n{help_text}"
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "64")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)  # a number it takes: the note and the tooltip's line go
+    assert spin.value() == 64 and not form.range_note.isVisibleTo(page) and spin.toolTip() == help_text
+    seeds = form.seeds_spin
+    seeds.setFocus()
+    seeds.selectAll()
+    qtbot.keyClicks(seeds, "0")
+    qtbot.keyClick(seeds, Qt.Key.Key_Return)
+    assert seeds.value() == 1 and form.range_note.text() == (
+        "0 is outside the range of the number of seeds (1 to 20): it was put back to 1.")
