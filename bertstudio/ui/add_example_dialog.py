@@ -30,6 +30,7 @@ from bertstudio.errors import BertStudioError, DataError
 from bertstudio.ui import theme
 from bertstudio.ui.editors.classify import RegressionEditor, ScoreBox, project_score_scale
 from bertstudio.ui.editors.label_set import swatch
+from bertstudio.ui.run_words import project_refusal
 from bertstudio.ui.session import split_name
 
 SPLITS = ("train", "dev", "test")
@@ -228,7 +229,9 @@ class AddExampleDialog(QDialog):
             row = add_examples(self.session.project, split, [record_for(self.kind, self.values(), gold)])
         except (BertStudioError, OSError) as exc:
             theme.set_tone(self.status, "error")
-            self.status.setText(self.tr("Not added: {m}").format(m=exc))
+            # a read-only project: the window's line, not the core's English with the folder's path
+            said = project_refusal(exc) if isinstance(exc, BertStudioError) else None
+            self.status.setText(self.tr("Not added: {m}").format(m=said or exc))
             return False
         self.count += 1
         theme.set_tone(self.status, None)

@@ -332,3 +332,21 @@ def test_removing_a_label_in_a_read_only_project_says_it_is_read_only(qtbot, tmp
     assert session.labels() == ["neg", "pos", "meh"]
     project.read_only = False
     window.close()
+
+
+def test_adding_an_example_to_a_read_only_project_says_it_is_read_only(qtbot, tmp_path):
+    """Edit > Add examples… stores its rows as an import does: on a read-only project it said "Not
+    added: /…/p: the project is read-only here (a read-only medium, …)", the core's English with the
+    folder's path; it says the window's read-only line, and the typed text stays."""
+    from bertstudio.ui.add_example_dialog import AddExampleDialog
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    project.read_only = True
+    dialog = AddExampleDialog(session, "train", window)
+    qtbot.addWidget(dialog)
+    dialog.editors["text"].setPlainText("a new review")
+    assert not dialog.add()
+    assert dialog.status.text() == f"Not added: {window.read_only_line()}"
+    assert dialog.editors["text"].toPlainText() == "a new review" and session.split_size("train") == len(ROWS)
+    project.read_only = False
+    window.close()
