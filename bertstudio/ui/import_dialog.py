@@ -53,8 +53,8 @@ from PySide6.QtWidgets import (
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
-from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.editors.label_set import label_refusal
+from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.new_project_dialog import kind_name
