@@ -58,6 +58,9 @@ class AssistantState(TrainerJobs, ShownModel):
         self._closed = False
         self._saved = False  # close() saved the state (once)
         self._cancel = threading.Event()  # set by cancel()/close(): stops embedding and training
+        # the strong training's own cancel: set with _cancel, and by a training the person starts (it
+        # gave way: trained again after it, see train/training_lock.py)
+        self._strong_cancel = threading.Event()
         self._ready = threading.Event()
         self._threads: list[threading.Thread] = []
         self.messages: list[str] = []
@@ -259,9 +262,13 @@ class AssistantState(TrainerJobs, ShownModel):
                     self._job_strong()
             except Cancelled:
                 with self._cond:  # stopped by the person: not due again; by a close: trained at reopen
-                    self._strong_due = self._strong_due and self._closed
-                self._training = {"status": "cancelled"}
-                self._emit("trained", status="cancelled")
+                    gave_way = self._strong_cancel.is_set() and not self._cancel.is_set() and not self._closed
+                    if gave_way:  # a run the person started took the turn: trained again, after it
+                        self._strong_due = self._want_strong = True
+                    else:
+                        self._strong_due = self._strong_due and self._closed
+                self._training = {"status": "gave_way" if gave_way else "cancelled"}
+                self._emit("trained", status=self._training["status"])
             except Exception as exc:  # noqa: BLE001
                 log.exception("assistant training failed")
                 with self._cond:
@@ -304,10 +311,12 @@ class AssistantState(TrainerJobs, ShownModel):
             if self._closed:
                 raise Cancelled()
             self._cancel.clear()
+            self._strong_cancel.clear()
 
     def cancel(self) -> None:
         """Stop the embedding and a running training after their current batch or step."""
         self._cancel.set()
+        self._strong_cancel.set()
 
     def stop(self) -> None:
         """Stop following the project and tell both threads to end (a running embedding or
@@ -319,6 +328,7 @@ class AssistantState(TrainerJobs, ShownModel):
         with self._cond:
             self._closed = True
             self._cancel.set()
+            self._strong_cancel.set()
             self._cond.notify_all()
 
     def close(self, timeout: float | None = 60.0) -> None:

@@ -253,16 +253,20 @@ def _set_head(model: Any, head: LinearHead) -> None:
 
 def train_strong(request: StrongRequest, *, counts: dict[str, int], progress: StepProgress | None = None,
                  cancel: threading.Event | None = None, passes: Any = None,
-                 waiting: Callable[[str], None] | None = None) -> StrongModel:
+                 waiting: Callable[[str], None] | None = None, gives_way: bool = False) -> StrongModel:
     """Choose the method for ``request`` and train it (see :func:`choose_method`); ``passes``
     records fine-tuning's training passes (:func:`train_finetune`; SetFit records none).
     It waits for its turn while another training of this process runs (train/training_lock.py:
-    both seed and draw from torch's global generators); ``waiting(job)`` says which."""
+    both seed and draw from torch's global generators); ``waiting(job)`` says which.
+    ``gives_way`` (the assistant's background model): a training that waits for this one sets
+    ``cancel``, and this one ends as Cancelled after its step (the label-error check, which the
+    person started, never gives way)."""
     method, reason = choose_method(request.kind, counts, request.method, pseudo=len(request.pseudo_rows))
     if method == "none":
         raise ValueError(reason)
     # fork_rng: the global generators are left as they were found (another job's seeding is its own)
-    with training_turn(ASSISTANT, cancel=cancel, waiting=waiting) as turn, torch.random.fork_rng():
+    with training_turn(ASSISTANT, cancel=cancel, waiting=waiting, gives_way=cancel if gives_way else None) as turn, \
+            torch.random.fork_rng():
         if not turn:
             raise Cancelled()
         torch.manual_seed(request.seed)

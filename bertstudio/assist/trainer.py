@@ -62,7 +62,10 @@ class TrainerJobs:
             self._training.update(waiting_for=job)
             self._emit("training_progress", step=0, total=0, waiting_for=job)
 
-        model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel, waiting=waiting)
+        # its own cancel, which a training the person starts sets too (train/training_lock.py: the
+        # assistant gives way, and is trained again after it; the embedding beside it goes on)
+        model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._strong_cancel,
+                                   waiting=waiting, gives_way=True)
         self._training.update(status="scoring")
         if not self._publish_strong(model, pool, rows_version, labels_seen):
             self._training = {"status": "cancelled"}

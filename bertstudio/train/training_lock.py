@@ -16,6 +16,12 @@ behind a training: the assistant's fast refits, self-training and k-means (sciki
 seeded with their own generators), embeddings, evaluation and predictions (models in eval mode:
 no dropout, no sampling). A data loader's shuffling has its own seeded ``torch.Generator``.
 
+A background job may *give way* (``gives_way``, the assistant's strong model): any other job that
+waits for it sets that event, which the background job checks as its cancel after every step, so a
+run the person started begins within one of its steps instead of after minutes it was never told
+of; the background job is trained again later (assist/session.py). Jobs the person started never
+give way to each other.
+
 Waiting is in slices of :data:`WAIT_SLICE_S`, so a cancel while waiting ends the job within one
 slice, and the job is told what it waits for (``waiting(job)``, again when that changes, and
 ``waiting("")`` when its turn comes) so that its progress can say why nothing moves. The GUI thread never waits for a training: the app calls
@@ -40,6 +46,7 @@ _lock = threading.RLock()
 _state = threading.Lock()  # guards the fields below
 _holder: str | None = None  # the job holding the lock (its outermost turn)
 _depth = 0  # the holder's nested turns
+_gives_way: threading.Event | None = None  # the holder's: set by a job that waits for it (see gives_way)
 _local = threading.local()  # .job: what trainings started on this thread are part of; .no_wait: the GUI thread
 
 
@@ -68,11 +75,14 @@ def holder() -> str | None:
 
 @contextmanager
 def training_turn(job: str = RUN, *, cancel: threading.Event | None = None,
-                  waiting: Callable[[str], None] | None = None) -> Iterator[bool]:
+                  waiting: Callable[[str], None] | None = None,
+                  gives_way: threading.Event | None = None) -> Iterator[bool]:
     """Hold the process's training lock for the block: True once it is this thread's turn, False
     (the lock not taken) when ``cancel`` was set while waiting; the caller then ends as cancelled.
-    ``job``: this training's name unless :func:`training_job` named the thread's job."""
-    got = _acquire(getattr(_local, "job", None) or job, cancel, waiting)
+    ``job``: this training's name unless :func:`training_job` named the thread's job.
+    ``gives_way``: set by any other job that waits while this one holds the turn (pass the event
+    the training checks as its cancel); a job that gives way never asks another to."""
+    got = _acquire(getattr(_local, "job", None) or job, cancel, waiting, gives_way)
     try:
         yield got
     finally:
@@ -80,8 +90,9 @@ def training_turn(job: str = RUN, *, cancel: threading.Event | None = None,
             _release()
 
 
-def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], None] | None) -> bool:
-    global _holder, _depth
+def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], None] | None,
+             gives_way: threading.Event | None = None) -> bool:
+    global _holder, _depth, _gives_way
     if getattr(_local, "no_wait", False):
         raise RuntimeError("a training was started on the GUI thread: it must run on a worker thread")
     told: str | None = None
@@ -89,6 +100,9 @@ def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], 
     while not got:
         if cancel is not None and cancel.is_set():
             return False
+        with _state:
+            if gives_way is None and _gives_way is not None:
+                _gives_way.set()  # the background holder stops after its step (asked each slice: a new holder too)
         other = holder()
         if waiting is not None and other is not None and other != told:
             told = other
@@ -96,7 +110,7 @@ def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], 
         got = _lock.acquire(timeout=WAIT_SLICE_S)
     with _state:
         if _depth == 0:
-            _holder = job
+            _holder, _gives_way = job, gives_way
         _depth += 1
     if told is not None and waiting is not None:
         try:
@@ -108,9 +122,9 @@ def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], 
 
 
 def _release() -> None:
-    global _holder, _depth
+    global _holder, _depth, _gives_way
     with _state:
         _depth -= 1
         if _depth == 0:
-            _holder = None
+            _holder, _gives_way = None, None
     _lock.release()

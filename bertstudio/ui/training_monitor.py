@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.metrics.display import format_metrics
+from bertstudio.train import training_lock
 from bertstudio.train.compare_runs import resume_cut
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 from bertstudio.ui.jobs import training_job_text
@@ -222,6 +223,9 @@ class TrainingMonitor(QWidget):
                  "setfit": self.tr("SetFit: contrastive step %v / %m…"),
                  "probing": self.tr("fitting the head on the frozen encoder: batch %v / %m…"),
                  "waiting": self.tr("waiting for {job} to finish…")}  # another training has the turn
+        if ev.phase == "waiting" and ev.detail == training_lock.ASSISTANT:  # it gives way (train/training_lock.py)
+            texts["waiting"] = self.tr("stopping the assistant's background training after its current step (it "
+                                       "trains again after this run)…")
         text = texts.get(ev.phase, ev.phase).format(n=f"{ev.total:,}", job=training_job_text(ev.detail))
         counted = ev.phase in ("evaluating", "setfit", "probing")
         if counted and ev.total:

@@ -951,97 +951,97 @@
 <context>
     <name>AddExampleDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="124"/>
         <source>Add examples</source>
         <translation>添加样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="130"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="130"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
         <source>Text A (premise)</source>
         <translation>文本 A(前提)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="132"/>
         <source>Text B (hypothesis)</source>
         <translation>文本 B(假设)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="132"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="133"/>
         <source>Sentence (words are split at spaces)</source>
         <translation>句子(按空格切分为词)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="133"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="134"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="134"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="135"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="141"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="142"/>
         <source>Into split</source>
         <translation>加入数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="199"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="200"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="201"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="202"/>
         <source>The score, on this project&apos;s scale {low:g} to {high:g}</source>
         <translation>分数，按本项目的刻度 {low:g} 到 {high:g}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="202"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="203"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="159"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="160"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="161"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="162"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="175"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="176"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="180"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="182"/>
         <source>While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen in the box, where typing its first letters finds it.</source>
         <translation>输入时，Alt+1 … Alt+9 设置标签(Alt+0:无)；也可以在下拉框中选择任意标签，输入标签名的开头几个字母即可找到。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="238"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="241"/>
         <source>Added to {s} as row {r} ({n} this time), labelled {g}.</source>
         <translation>已添加到 {s}，第 {r} 行(本次共 {n} 个)，标签为 {g}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="231"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="234"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="236"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="239"/>
         <source>Added to {s} as row {r} ({n} this time). Label it on the Label page.</source>
         <translation>已添加到 {s},第 {r} 行(本次共 {n} 个)。请在“标注”页标注。</translation>
     </message>
@@ -5537,87 +5537,92 @@
 <context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="143"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="144"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="164"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="165"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="191"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="192"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="213"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="214"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
         <source>waiting for {job} to finish…</source>
         <translation>正在等待{job}结束…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="266"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="227"/>
+        <source>stopping the assistant&apos;s background training after its current step (it trains again after this run)…</source>
+        <translation>正在让助手的后台训练在当前步骤后停止（本次运行结束后它会重新训练）…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="270"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="244"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="248"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="268"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="272"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>

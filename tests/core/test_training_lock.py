@@ -234,3 +234,79 @@ def test_a_waiting_callback_that_raises_at_its_turn_does_not_keep_the_turn():
     threading.Timer(5, cancel.set).start()  # a turn kept would make the next job wait: fail, not hang
     with training_lock.training_turn(cancel=cancel) as turn:  # free for the next job
         assert turn
+
+
+def test_a_job_that_gives_way_is_asked_to_stop_by_a_waiting_run_and_never_asks_another():
+    """The assistant's background training held the turn for minutes while the run the person started
+    said only "Waiting for a training run to finish…" (a newcomer's first SetFit run sat at step 4 / 100
+    after 5 min). Now the background job gives way: the waiting run sets its event at once."""
+    stop, held, told = threading.Event(), threading.Event(), []
+
+    def background() -> None:
+        with training_lock.training_turn(training_lock.ASSISTANT, cancel=stop, gives_way=stop):
+            held.set()
+            stop.wait(WAIT_S)  # a training checks its cancel after each step
+
+    thread = threading.Thread(target=background)
+    thread.start()
+    assert held.wait(WAIT_S)
+    with training_lock.training_turn(training_lock.RUN, waiting=told.append) as mine:
+        assert mine and stop.is_set() and training_lock.holder() == training_lock.RUN
+        # a background job waiting for the run does not ask the run to stop
+        other, asked = threading.Event(), threading.Event()
+
+        def second_background() -> None:
+            with training_lock.training_turn(training_lock.ASSISTANT, cancel=other, gives_way=other,
+                                             waiting=lambda job: job and asked.set()):
+                pass
+
+        waiter = threading.Thread(target=second_background)
+        waiter.start()
+        assert asked.wait(WAIT_S)
+        other.set()  # ends it while waiting
+        waiter.join(WAIT_S)
+    thread.join(WAIT_S)
+    assert told == [training_lock.ASSISTANT, ""] and training_lock.holder() is None
+
+
+def test_the_assistant_gives_way_to_a_run_and_trains_again_after_it(tiny, tmp_path):
+    from bertstudio.assist import LabellingAssistant
+    from test_assist_assistant import annotate, make_project, sentiment_rows, settings
+
+    inside, statuses = threading.Event(), []
+
+    class Held(LabellingAssistant):
+        def strong_runner(self, request, **kwargs):  # the first training waits inside its step to be asked
+            from bertstudio.assist.strong import train_strong
+
+            cancel, first, told = kwargs["cancel"], not inside.is_set(), kwargs.pop("progress")
+
+            def progress(step: int, total: int) -> None:
+                told(step, total)
+                if first:
+                    inside.set()
+                    cancel.wait(WAIT_S)
+
+            return train_strong(request, progress=progress, **kwargs)
+
+    def on_event(event: dict) -> None:
+        if event.get("kind") == "trained":
+            statuses.append(event.get("status"))
+
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(40), ["neg", "pos"])
+    a = Held(project, settings=settings(tiny, strong_every=0, strong_method="setfit"), on_event=on_event)
+    try:
+        assert a.wait_idle(300, training=False)
+        annotate(a, project, gold, 12)
+        a.train_now()
+        assert inside.wait(WAIT_S)
+        run = Job(config(tiny, epochs=1))
+        run.join()
+        assert run.result.status == "finished"
+        waits = [e.detail for e in run.events if getattr(e, "phase", "") == "waiting"]
+        assert waits == [training_lock.ASSISTANT]
+        assert a.wait_idle(600)
+        assert statuses == ["gave_way", "finished"] and a._strong is not None
+    finally:
+        a.close()
+        project.close()

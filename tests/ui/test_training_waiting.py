@@ -18,9 +18,16 @@ def test_the_train_page_says_which_training_it_waits_for(qtbot):
     qtbot.addWidget(monitor)
     shown: list[str] = []
     monitor.phase_shown.connect(shown.append)
-    monitor.on_phase(PhaseChanged("waiting", detail=training_lock.ASSISTANT))
-    assert shown == ["waiting for the assistant's model to finish…"]
+    monitor.on_phase(PhaseChanged("waiting", detail=training_lock.LABEL_CHECK))
+    assert shown == ["waiting for the label-error check to finish…"]
     assert monitor.progress.maximum() == 0  # busy: no count while waiting
+    # the assistant's background training gives way (it is not waited for to its end): said so
+    monitor.on_phase(PhaseChanged("waiting", detail=training_lock.ASSISTANT))
+    assert shown[-1] == ("stopping the assistant's background training after its current step "
+                         "(it trains again after this run)…")
+    assert monitor.log_view.toPlainText().splitlines()[-1].endswith("Stopping the assistant's background training "
+                                                                   "after its current step (it trains again after "
+                                                                   "this run)…")
     monitor.on_phase(PhaseChanged("loading_model"))  # its turn came
     assert shown[-1] == "loading model…"
 
