@@ -345,6 +345,16 @@ def signal_p(gains: np.ndarray) -> float:
     return float(ttest_1samp(gains, 0.0, alternative="greater").pvalue)
 
 
+def _refuse_non_finite(probs: Sequence[np.ndarray]) -> None:
+    """A model whose training diverged gives NaN (or infinite) probabilities: every ranking and the
+    signal test on them would be NaN, read as "no evidence". Said as what it is instead."""
+    bad = sum(int((~np.isfinite(np.asarray(p, dtype=np.float64))).any(axis=-1).sum()) for p in probs)
+    if bad:
+        raise ConfigError(f"the model's probabilities are not numbers (NaN or infinite) for {bad:,} "
+                          f"{'item' if bad == 1 else 'items'}: its training diverged",
+                          expected="a model that trains (a lower learning rate, or the fast method)")
+
+
 def _log_gains(given: np.ndarray, probs: np.ndarray, prior: np.ndarray) -> np.ndarray:
     """Per row, ``log p(given) - log prior(given)`` (probabilities clipped as cleanlab's inputs are)."""
     own = np.clip(np.asarray(probs, dtype=np.float64)[np.arange(len(given)), given], 1e-12, None)
@@ -491,6 +501,7 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
             p, k = out_of_fold_probs(X, y, len(labels), folds=folds, seed=seed, cancel=cancel,
                                      progress=lambda f, m: report(_fold_share(f, method), m))
     check_cancel(cancel)
+    _refuse_non_finite([p])
     report(0.96, "ranking")
     row_arr = np.array([r for r, _ in known], dtype=np.int64)
     accuracy = float((p.argmax(1) == y).mean())  # out of sample only: what the report states stays honest
@@ -541,6 +552,7 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
     else:
         probs, k = out_of_fold_word_probs(W, tags, len(labels), folds=folds, seed=seed, cancel=cancel,
                                           progress=lambda f, m: report(_fold_share(f, method), m))
+    _refuse_non_finite(probs)
     report(0.96, "ranking")
     flagged, score, worst = token_issues(tags, probs)
     correct = np.concatenate([p.argmax(1) == t for p, t in zip(probs, tags)]) if tags else np.zeros(0)

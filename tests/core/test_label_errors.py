@@ -232,6 +232,17 @@ def test_run_probabilities_are_used_for_the_rows_the_run_evaluated(tmp_path):
     assert report.flags[0].suggested_prob == pytest.approx(0.9)
 
 
+def test_a_diverged_models_nan_probabilities_are_refused_not_read_as_no_evidence():
+    """NaN probabilities (a run whose training diverged) made every gain and the signal test NaN,
+    and NaN >= 0.05 is False: the check said nothing was wrong. Now it says what is."""
+    pool, truth, given = planted()
+    probs = {r: np.array([0.8, 0.1, 0.1]) for r in range(30)}
+    probs[3] = np.array([np.nan, np.nan, np.nan])
+    probs[7] = np.array([np.inf, 0.0, 0.0])
+    with pytest.raises(ConfigError, match=r"not numbers \(NaN or infinite\) for 2 items: its training diverged"):
+        find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given], probs=probs)
+
+
 def test_a_runs_probabilities_on_rows_replaced_since_are_not_used(tmp_path):
     """Predictions recorded on dev rows that an import has replaced since name other examples:
     taken as their probabilities, they flagged the new rows with the old rows' beliefs."""
