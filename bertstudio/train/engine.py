@@ -289,7 +289,8 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
             run.evaluate(step, cancellable=False)
         model.train()
         path.module.train()
-        meter = StepMeter(step, n_steps, epoch_steps)
+        meter = StepMeter(step, n_steps, epoch_steps, eval_every=eval_every if ev_loader is not None else 0,
+                          eval_examples=len(eval_set) if eval_set is not None else 0)
         step_loss = torch.zeros((), device=acc.device)
         # A checkpoint at the last step (its evaluation owed, as earlier versions kept one) has no step left: with
         # fractional epochs its epoch still had batches, and the loop trained a step N+1 of N before it stopped
@@ -347,7 +348,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
             control.should_evaluate = control.should_save = False
             due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
             if due_eval and not cancelled:
-                with meter.paused():  # evaluation time is not training speed
+                with meter.paused(evaluation=True):  # evaluation time is not training speed; timed for the ETA
                     # None: cancelled between its batches. Not the last one: the training is done, and a
                     # run cancelled there would keep no score and a checkpoint no resume accepts (its last step)
                     cancelled = run.evaluate(step, cancellable=step < n_steps) is None

@@ -111,15 +111,27 @@ Event = Union[RunStarted, StepLogged, Evaluated, CheckpointSaved, PhaseChanged, 
 class StepMeter:
     """Mean loss and examples/s over the current logging interval, and the time left. The
     loop adds to :attr:`examples` per micro-batch and calls :meth:`add_step` per optimizer
-    step; time spent in :meth:`paused` (evaluation) is not training time."""
+    step; time spent in :meth:`paused` (evaluation, the data map's pass) is not training time.
 
-    def __init__(self, start_step: int, total_steps: int, epoch_steps: int) -> None:
+    The time left is the training steps left at this run's time per training step, plus the
+    evaluations still due (every ``eval_every`` steps and at the last one) at the time one took
+    so far, or, before the first, the evaluation rows at three times the training's examples/s
+    (a forward pass, no backward). Evaluations were in neither: a run said "ETA 2:37", spent
+    2.5 minutes evaluating with no time shown, and then said 7:35."""
+
+    def __init__(self, start_step: int, total_steps: int, epoch_steps: int, *, eval_every: int = 0,
+                 eval_examples: int = 0) -> None:
         self.start_step, self.total_steps, self.epoch_steps = start_step, total_steps, epoch_steps
+        self.eval_every, self.eval_examples = eval_every, eval_examples
         self.t_start = time.perf_counter()
+        self.t_paused = 0.0  # evaluations and other passes since t_start
+        self.evals, self.eval_s = 0, 0.0  # evaluations timed, and their seconds
+        self.seen = 0  # examples trained on in earlier logging intervals
         self.restart()
 
     def restart(self) -> None:
         """Begin a new logging interval."""
+        self.seen += getattr(self, "examples", 0)
         self.loss, self.steps, self.examples = 0.0, 0, 0
         self.t_interval = time.perf_counter()
 
@@ -127,20 +139,45 @@ class StepMeter:
         self.loss += loss
         self.steps += 1
 
+    def evals_left(self, step: int) -> int:
+        """Evaluations due after ``step``: each multiple of ``eval_every`` up to the last step, and the last."""
+        n, every = self.total_steps, self.eval_every
+        if not every or step >= n:
+            return 0
+        return n // every - step // every + (n % every != 0)
+
+    def eta_s(self, step: int, now: float) -> float:
+        training = max(now - self.t_start - self.t_paused, 0.0)
+        left = training / max(step - self.start_step, 1) * (self.total_steps - step)
+        evals = self.evals_left(step)
+        if evals and self.evals:
+            left += evals * self.eval_s / self.evals
+        elif evals and self.eval_examples and training > 0:
+            per_s = (self.seen + self.examples) / training
+            left += evals * self.eval_examples / (3 * per_s) if per_s > 0 else 0.0
+        return left
+
     def event(self, step: int, lr: float, grad_norm: Any) -> StepLogged:
         now = time.perf_counter()
         return StepLogged(
             step=step, total_steps=self.total_steps, epoch=step / self.epoch_steps, loss=self.loss / self.steps, lr=lr,
             examples_per_s=self.examples / max(now - self.t_interval, 1e-9),
-            eta_s=(now - self.t_start) / max(step - self.start_step, 1) * (self.total_steps - step),
+            eta_s=self.eta_s(step, now),
             grad_norm=float(grad_norm) if grad_norm is not None else None,
         )
 
     @contextlib.contextmanager
-    def paused(self) -> Iterator[None]:
+    def paused(self, *, evaluation: bool = False) -> Iterator[None]:
         t = time.perf_counter()
-        yield
-        self.t_interval += time.perf_counter() - t
+        try:
+            yield
+        finally:
+            spent = time.perf_counter() - t
+            self.t_interval += spent
+            self.t_paused += spent
+            if evaluation:
+                self.evals += 1
+                self.eval_s += spent
 
 
 @dataclass
