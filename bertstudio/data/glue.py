@@ -341,14 +341,16 @@ def submission_index(task: GlueTask, data_dir_or_file: str | os.PathLike[str]) -
         # "²", "٣" and "５", and "01" is the server's 1 again, leaving a row twice and one missing.
         whole = value.isascii() and value.isdigit() and (value == "0" or not value.startswith("0"))
         # and below the row count: the release numbers its n test rows 0 to n-1, so with n rows, each index
-        # once, that is every index; a 22-digit index was zipped, a row the server has not
-        past = whole and int(value) >= len(first)
+        # once, that is every index; a 22-digit index was zipped, a row the server has not. More digits than
+        # the last index has is past it without int(), which refuses a string of more than 4,300 digits.
+        past = whole and (len(value) > len(str(len(first) - 1)) or int(value) >= len(first))
         if not whole or past or int(value) in seen:
+            shown = value if len(value) <= 40 else f"{value[:20]}… ({len(value):,} characters)"
             lines = [line for line, _f in scan_records(read_bytes(path).decode("utf-8", "replace").lstrip("\ufeff"),
                                                         task.delimiter, task.quoting)]
-            problem = (f"index {value!r} is not a whole number as GLUE writes it (ASCII digits, no leading zero)"
+            problem = (f"index {shown!r} is not a whole number as GLUE writes it (ASCII digits, no leading zero)"
                        if not whole else
-                       f"index {value} is past the last row (GLUE numbers the {len(first):,} rows of its {task.name} "
+                       f"index {shown} is past the last row (GLUE numbers the {len(first):,} rows of its {task.name} "
                        f"test set 0 to {len(first) - 1:,})" if past else
                        f"index {value} again (first on line {lines[seen[int(value)] + 1]})")
             raise DataError(problem, path=path, where=f"line {lines[row + 1]}",

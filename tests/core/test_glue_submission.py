@@ -233,3 +233,19 @@ def test_an_empty_test_index_is_said_as_such(glue_runs, tmp_path, capsys) -> Non
     assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
     assert str(test) in err and "line 5" in err and "empty index" in err and "empty text" not in err
     assert not (tmp_path / "s.zip").exists()
+
+
+def test_a_test_index_of_thousands_of_digits_is_refused_in_one_line(glue_runs, tmp_path, capsys) -> None:
+    """A 5,000-digit index crashed with "internal error: ValueError" (int() refuses more than 4,300
+    digits before the range check ran); it is past the last row, said with the index cut short."""
+    data, runs = glue_runs
+    test = _copy_rte(data, tmp_path / "data")
+    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = "\t".join(["9" * 5000, *lines[4].split("\t")[1:]])
+    test.write_text("".join(lines), encoding="utf-8")
+    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
+    assert (f"{test}, line 5: index {'9' * 20}… (5,000 characters) is past the last row "
+            "(GLUE numbers the 8 rows of its RTE test set 0 to 7)") in err
+    assert "internal error" not in err and len(err) < 1000
+    assert not (tmp_path / "s.zip").exists()
