@@ -51,7 +51,13 @@ def main() -> None:
     p.add_argument("--refit", metavar="FILE", help="refit the points a --json run stored; train nothing")
     ns = p.parse_args()
     if ns.refit:
-        refit(Path(ns.refit))
+        from bertstudio.errors import BertStudioError
+
+        try:
+            refit(Path(ns.refit))
+        except BertStudioError as exc:  # a crafted or damaged file: one line, not a traceback
+            print(f"{ns.refit}: {exc}", file=sys.stderr)
+            sys.exit(2)
         return
     if ns.quick:
         ns.sizes, ns.target, ns.seeds, ns.epochs, ns.dev_examples = "64,128,256", 512, "0", 1.0, 200

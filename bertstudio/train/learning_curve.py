@@ -220,8 +220,9 @@ class LearningCurve:
         """A curve :meth:`to_dict` wrote, its fit made again from the points (the covariance the
         range needs is not saved). A curve saved before ``eval_rows`` was recorded reads as one
         of unknown resolution, its gap floored as it was then (1e-6)."""
-        points = [CurvePoint(int(p["labels"]), int(p["seed"]), float(p["value"]), dict(p.get("metrics", {})),
-                             str(data.get("metric", "")), dict(p.get("settings", {}))) for p in data.get("points", [])]
+        points = [CurvePoint(_stored_size(p["labels"]), int(p["seed"]), _stored_score(p["value"], p["labels"]),
+                             dict(p.get("metrics", {})), str(data.get("metric", "")), dict(p.get("settings", {})))
+                  for p in data.get("points", [])]
         curve = cls(str(data.get("metric", "")), points, cancelled=bool(data.get("cancelled", False)),
                     rows=int(data.get("rows", 0)), skipped=[(float(f), int(n)) for f, n in data.get("skipped", [])],
                     classes=int(data.get("classes", 0)), eval_rows=int(data.get("eval_rows", 0)),
@@ -229,6 +230,26 @@ class LearningCurve:
         if "fit" in data:
             curve.refit()
         return curve
+
+
+def _bad_size(n: Any) -> ConfigError:
+    return ConfigError(f"a point at {n} labels: a size must be a whole number above 0", where="learning curve",
+                       expected="the training rows each run used")
+
+
+def _stored_size(n: Any) -> int:
+    """A stored point's size: NaN, inf, 0 or -250 crashed int() or the fit's log (SVD did not converge)."""
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) or n <= 0 or n != int(n):
+        raise _bad_size(n)
+    return int(n)
+
+
+def _stored_score(v: Any, n: Any) -> float:
+    """A stored point's score: null stopped float() with a TypeError, and a string is no score either."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ConfigError(f"the score at {n} labels is {v!r}, not a number a curve can be fitted to",
+                          where="learning curve", expected="a finite score at every point")
+    return float(v)
 
 
 def gap_floor(eval_rows: int) -> float:
@@ -255,10 +276,20 @@ def fit_power_law(sizes: Sequence[float], values: Sequence[float], *, higher_is_
     if len(np.unique(n)) < 2:
         raise ConfigError("a power law needs points at two or more sizes", where="learning curve",
                           expected="runs on at least two shares of the data")
+    bad = np.flatnonzero(~np.isfinite(n) | (n <= 0) | (n != np.round(n)))
+    if len(bad):  # the log of 0 or -250 stopped the fit ("SVD did not converge")
+        raise _bad_size(f"{n[bad[0]]:g}")
     bad = np.flatnonzero(~np.isfinite(v))
     if len(bad):  # NaN stopped scipy ("array must not contain infs or NaNs"); +inf became a gap at the floor
         raise ConfigError(f"the score at {n[bad[0]]:g} labels is {v[bad[0]]}, not a number a curve can be fitted to",
                           where="learning curve", expected="a finite score at every point")
+    # past the best a metric has (an accuracy of 1.5; an error below 0) the gap is negative, clipped to the
+    # floor: fitted as a perfect score, as +inf was
+    bad = np.flatnonzero(v > ceiling if higher_is_better else v < ceiling)
+    if len(bad):
+        raise ConfigError(f"the score at {n[bad[0]]:g} labels is {v[bad[0]]}, "
+                          f"{'above' if higher_is_better else 'below'} the metric's best ({ceiling})",
+                          where="learning curve", expected="scores on the metric's own scale")
     gap = (ceiling - v) if higher_is_better else v
     gap = np.clip(gap, floor, None)
     x, y = np.log(n), np.log(gap)

@@ -380,3 +380,71 @@ def test_the_curve_knows_what_one_label_for_every_row_scores(tiny):
     curve = learning_curve(config, sentiment(16), dev, seeds=(0,), train_fn=fake_train)
     assert curve.baseline == pytest.approx(max(gold.count("neg"), gold.count("pos")) / len(gold))
     assert LearningCurve.from_dict(curve.to_dict()).baseline == curve.baseline
+
+
+@pytest.mark.parametrize("higher, bad, said", [(True, 1.5, "1.5, above the metric's best (1.0)"),
+                                               (False, -0.25, "-0.25, below the metric's best (0.0)")])
+def test_a_score_past_the_metrics_best_is_refused_not_fitted_as_perfect(higher, bad, said):
+    """An accuracy of 1.5 was clipped to the gap floor and fitted as a perfect score (the "+inf" case):
+    "predicted accuracy at 2000: 96.25 (95% range -207440.32-100.00)"."""
+    values = [0.6, 0.62, bad, 0.7, 0.71, 0.72] if higher else [0.4, 0.38, bad, 0.3, 0.29, 0.28]
+    with pytest.raises(ConfigError) as info:
+        fit_power_law([10, 10, 20, 20, 40, 40], values, higher_is_better=higher, ceiling=1.0 if higher else 0.0)
+    assert str(info.value).startswith(f"learning curve: the score at 20 labels is {said}")
+
+
+@pytest.mark.parametrize("size", [0, -250, math.nan, math.inf, 2.5])
+def test_a_size_that_is_no_count_of_rows_is_refused_in_one_line(size):
+    """0 or -250 labels ended in numpy's "SVD did not converge" (the log of the size); a stored NaN or inf
+    size in int()'s ValueError or OverflowError, before any fit."""
+    from bertstudio.train.learning_curve import CurvePoint, LearningCurve
+
+    with pytest.raises(ConfigError) as info:
+        fit_power_law([size, 10, 20, 20, 40, 40], [0.6, 0.62, 0.65, 0.7, 0.71, 0.72])
+    assert str(info.value).startswith(f"learning curve: a point at {size:g} labels: a size must be a whole number above 0")
+    stored = LearningCurve("accuracy", [CurvePoint(n, 0, 0.6 + n / 1000, metric="accuracy") for n in (10, 20, 40)]).to_dict()
+    stored["points"][0]["labels"] = size
+    stored["fit"] = {}
+    with pytest.raises(ConfigError) as info:
+        LearningCurve.from_dict(stored)
+    assert f"a point at {size} labels: a size must be a whole number above 0" in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("value", [None, "0.8", True])
+def test_a_stored_score_that_is_no_number_is_refused_in_one_line(value):
+    """A null score stopped float() with a TypeError ("argument must be a string or a real number")."""
+    from bertstudio.train.learning_curve import CurvePoint, LearningCurve
+
+    stored = LearningCurve("accuracy", [CurvePoint(n, 0, 0.6 + n / 1000, metric="accuracy") for n in (10, 20, 40)]).to_dict()
+    stored["points"][1]["value"] = value
+    with pytest.raises(ConfigError) as info:
+        LearningCurve.from_dict(stored)
+    assert str(info.value).startswith(f"learning curve: the score at 20 labels is {value!r}, not a number")
+
+
+def test_the_refit_script_refuses_a_crafted_file_in_one_line(tmp_path, monkeypatch, capsys):
+    """benchmarks/learning_curve.py --refit ended in a traceback for each refused point."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from bertstudio.train.learning_curve import CurvePoint, LearningCurve
+
+    curve = LearningCurve("accuracy", [CurvePoint(n, 0, 0.6 + n / 1000, metric="accuracy") for n in (10, 20, 40)])
+    stored = curve.to_dict()
+    stored["points"][1]["value"] = 1.5
+    path = tmp_path / "curve.json"
+    path.write_text(json.dumps({"curve": stored, "target": 80, "measured": 0.7, "seeds": [0], "sizes": [10, 20, 40],
+                                "predicted": 0.7, "predicted_range": [0.6, 0.8]}), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(
+        "learning_curve_benchmark", Path(__file__).resolve().parents[2] / "benchmarks" / "learning_curve.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setattr("sys.argv", ["learning_curve.py", "--refit", str(path)])
+    with pytest.raises(SystemExit) as done:
+        script.main()
+    out, err = capsys.readouterr()
+    assert done.value.code == 2 and out == "", err
+    assert err == f"{path}: learning curve: the score at 20 labels is 1.5, above the metric's best (1.0) " \
+                  "(expected scores on the metric's own scale)\n"
