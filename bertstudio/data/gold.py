@@ -120,8 +120,10 @@ class LabelGold(GoldType):
             return str(int(value))
         if not isinstance(value, (str, int)):
             scored = isinstance(value, float) and math.isfinite(value)  # a score: regression data read as classes
+            # NaN is pandas' missing value; Infinity or 1e400 got that null hint too, for a number no class id is
             hint = ("; a score such as this one is regression data" if scored else
-                    "; null for a row without one" if isinstance(value, float) else "")  # NaN: a missing value
+                    "; null for a row without one" if isinstance(value, float) and math.isnan(value) else
+                    "; an infinite number is no class id" if isinstance(value, float) else "")
             raise self._bad(f"label {value!r} is not a string or integer", "a label name" + hint, where, path)
         return str(value)
 

@@ -391,12 +391,15 @@ def test_class_ids_pandas_wrote_as_floats_read_as_the_ids(tmp_path: Path) -> Non
     assert load_examples(pairs).kind == "regression"
     read = load_examples(pairs, kind="pair")
     assert read.labels == ["0", "1"] and read.dataset["label"] == ["1", None, "0"]
-    for value, hint in (("0.5", "a score such as this one is regression data"), ("NaN", "null for a row without one")):
+    # Infinity and 1e400 got NaN's "null for a row without one", a hint for a missing value
+    for value, hint in (("0.5", "a score such as this one is regression data"), ("NaN", "null for a row without one"),
+                        ("Infinity", "an infinite number is no class id"), ("1e400", "an infinite number is no class id"),
+                        ("-Infinity", "an infinite number is no class id")):
         bad = tmp_path / "bad.jsonl"
         bad.write_text(f'{{"text": "a", "label": 1.0}}\n{{"text": "b", "label": {value}}}\n', encoding="utf-8")
         with pytest.raises(DataError) as info:
             load_examples(bad, kind="sentence")
-        assert str(info.value).startswith(f"{bad}, line 2: label ") and hint in str(info.value)
+        assert str(info.value).startswith(f"{bad}, line 2: label ") and str(info.value).endswith(f"; {hint})")
 
 
 @pytest.mark.parametrize("value", ["1e20", "-3.5e38", "1e300"])
