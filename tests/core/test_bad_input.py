@@ -379,10 +379,11 @@ def test_class_ids_pandas_wrote_as_floats_read_as_the_ids(tmp_path: Path) -> Non
                     '{"text": "e", "label": 0}\n', encoding="utf-8")
     floats.write_text('{"text": "a b", "label": 1.0}\n{"text": "c", "label": 0.0}\n{"text": "d", "label": null}\n'
                       '{"text": "e", "label": -0.0}\n', encoding="utf-8")
-    for kind in (None, "sentence"):
-        want, got = load_examples(ints, kind=kind), load_examples(floats, kind=kind)
-        assert got.kind == want.kind == "sentence" and got.labels == want.labels == ["0", "1"]
-        assert got.dataset["label"] == want.dataset["label"] == ["1", "0", None, "0"]
+    want, got = load_examples(ints), load_examples(floats, kind="sentence")
+    assert got.kind == want.kind == "sentence" and got.labels == want.labels == ["0", "1"]
+    assert got.dataset["label"] == want.dataset["label"] == ["1", "0", None, "0"]
+    # guessed, JSON floats are scores with one text as with two (the pair file below): the kind says ids
+    assert load_examples(floats).kind == "regression"
     # a pair file of whole floats is guessed scores (older regression exports wrote them under "label");
     # read as pairs, its ids are the ints' too
     pairs = tmp_path / "pairs.jsonl"

@@ -228,13 +228,20 @@ def test_booleans_read_as_class_names_and_float_scores_say_regression(tmp_path: 
     assert back.kind == "regression" and _rows(back) == _rows(scores)
     assert _rows(load_examples(tmp_path / "r.jsonl", kind="regression")) == _rows(scores)
     # one text and a float: a fraction makes it scores, and read as classes the reader says what it is;
-    # whole floats are the class ids ints are (pandas writes an id column with a missing value as 4.0, 1.0)
     fraction = _write(tmp_path / "f.jsonl", '{"text": "a", "label": 4.5}\n{"text": "b", "label": 1.0}\n')
     assert load_examples(fraction).kind == "regression"
     with pytest.raises(DataError, match="regression data"):
         load_examples(fraction, kind="sentence")
-    ids = load_examples(_write(tmp_path / "s.jsonl", '{"text": "a", "label": 4.0}\n{"text": "b", "label": 1.0}\n'))
-    assert ids.kind == "sentence" and [r["label"] for r in _rows(ids)] == ["4", "1"]
+    # whole floats are scores with one text as with two (ratings 1.0 ... 5.0 read as five classes alone and
+    # as scores beside a text_pair); read as classes they are the ids ints are (pandas writes an id column
+    # with a missing value as 4.0, 1.0)
+    whole = '{"text": "a", "label": 4.0}\n{"text": "b", "label": 1.0}\n{"text": "c", "label": 5.0}\n'
+    one = load_examples(_write(tmp_path / "s.jsonl", whole))
+    two = load_examples(_write(tmp_path / "p.jsonl", whole.replace('"label"', '"text_pair": "x", "label"')))
+    assert one.kind == two.kind == "regression" and one.dataset["label"] == two.dataset["label"] == [4.0, 1.0, 5.0]
+    assert preview(tmp_path / "s.jsonl").suggested_kind == preview(tmp_path / "p.jsonl").suggested_kind == "regression"
+    ids = load_examples(tmp_path / "s.jsonl", kind="sentence")
+    assert ids.kind == "sentence" and [r["label"] for r in _rows(ids)] == ["4", "1", "5"]
 
 
 def test_numeric_tags_are_refused_in_words(tmp_path: Path) -> None:

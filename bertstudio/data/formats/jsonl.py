@@ -82,14 +82,17 @@ def _label_cells(records: Sequence[dict[str, Any]], key: str | None) -> list[lis
 
 def suggest_jsonl(records: Sequence[dict[str, Any]]) -> tuple[str, dict[str, str]]:
     """(kind, column -> key) the first ``records`` read as: the one guess the reader and Import's
-    preview share. Two texts and a gold key named "score", holding a JSON float (``0.0``: JSON
-    tells a number with a point from a class id) or decimal scores are a regression set; a
-    "label" of 0.0 ... 5.0, written by a regression export, read as six classes and was refused."""
+    preview share. A gold key holding a JSON float (``0.0``: JSON tells a number with a point from
+    a class id), with one text or two, or two texts and a gold key named "score", or decimal scores
+    are a regression set; a "label" of 0.0 ... 5.0, written by a regression export, read as six
+    classes and was refused. One rule for one text and two: whole floats made a one-text file
+    classes 1 ... 5 and the same rows with a second text scores. Class ids pandas wrote as 1.0
+    read as the ids with the kind given (:class:`~bertstudio.data.gold.LabelGold`)."""
     kind, mapping = _suggest(key_counts(records))
     key = mapping.get("label")
-    if kind == "pair" and key is not None:
+    if kind in ("sentence", "pair") and key is not None:
         floats = any(isinstance(r.get(key), float) for r in records)
-        if floats or key.strip().lower() == SCORE_NAME:
+        if floats or (kind == "pair" and key.strip().lower() == SCORE_NAME):
             return "regression", mapping
     return scored_kind(kind, ["label"], _label_cells(records, key), "label"), mapping
 
