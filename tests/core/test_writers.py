@@ -388,6 +388,23 @@ def test_iob1_tags_are_refused_by_the_conll_writer_and_kept_by_the_others(tmp_pa
     _round_trip(bio, tmp_path / "bio.conll", fmt="conll")
 
 
+@pytest.mark.parametrize("tags, said", [
+    (["B-PER", "I-LOC"], "tag 2 is 'I-LOC' after 'B-PER', which it does not continue (another entity type), "
+                         "and a CoNLL file reads it back as BIO ('B-LOC')"),
+    (["S-PER", "I-PER"], "tag 2 is 'I-PER' after 'S-PER', which it does not continue, and a CoNLL file reads it "
+                         "back as BIO ('B-PER')"),
+    (["O", "I-"], "tag 2 is 'I-', an inside tag without an entity type, and a CoNLL file reads it back as BIO ('B-')"),
+    (["O", "I-LOC"], "tag 2 is 'I-LOC', which opens an entity (IOB1), and a CoNLL file reads it back as BIO ('B-LOC')"),
+])
+def test_an_inside_tag_that_continues_nothing_is_refused_saying_what_is_wrong(tmp_path: Path, tags, said) -> None:
+    """B-X I-Y (a type change, invalid BIO) and a bare I- were refused as "which opens an entity (IOB1)"."""
+    es = from_records("tagging", [{"tokens": ["a", "b"], "tags": tags}])
+    with pytest.raises(DataError) as info:
+        save_examples(es, tmp_path / "x.conll")
+    assert info.value.problem == said and info.value.where == "sentence 1"
+    assert not (tmp_path / "x.conll").exists()
+
+
 def test_a_first_conll_token_starting_with_a_byte_order_mark_is_refused(tmp_path: Path) -> None:
     """'\ufeffHello' as the first token came back as 'Hello': the decoder took its U+FEFF for the
     file's byte-order mark (and a mark written before it would not help: a doubled mark reads as

@@ -237,6 +237,18 @@ def read_conll(
                           list(labels) if labels is not None else list(seen), str(path), meta)
 
 
+def _continues_nothing(tags: Sequence[str], at: int) -> str:
+    """What is wrong with ``tags[at]``, an I- tag that continues no entity (:func:`first_bio_error`):
+    IOB1 only after O or at the start; "B-X I-Y" and a bare "I-" were said as IOB1 too."""
+    tag, prev = tags[at][:40], (tags[at - 1][:40] if at else "O")
+    if tag == "I-":
+        return f"tag {at + 1} is 'I-', an inside tag without an entity type"
+    if prev == "O":
+        return f"tag {at + 1} is {tag!r}, which opens an entity (IOB1)"
+    why = " (another entity type)" if prev[:2] in ("B-", "I-") else ""  # else after E-X, S-X: no entity open
+    return f"tag {at + 1} is {tag!r} after {prev!r}, which it does not continue{why}"
+
+
 def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: bool = False) -> None:
     """One token per line (``token<TAB>tag``, or 10 CoNLL-U columns), blank line between sentences."""
     if examples.spec.save_format != "conll":  # token and tag columns, one tag per token
@@ -251,8 +263,8 @@ def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: b
                 out.append(f"# sent_id = {row}")
             opens = None if conllu or tags is None else first_bio_error(tags)
             if opens is not None:  # IOB1 (a JSON Lines import keeps it): read back here as BIO, another tag set
-                raise DataError(f"tag {opens + 1} is {tags[opens][:40]!r}, which opens an entity (IOB1), and a CoNLL "
-                                f"file reads it back as BIO ('B-{tags[opens][2:][:40]}')", path=path,
+                raise DataError(f"{_continues_nothing(tags, opens)}, and a CoNLL file reads it back as BIO "
+                                f"('B-{tags[opens][2:][:40]}')", path=path,
                                 where=f"sentence {row}", expected="save as CoNLL-U or JSONL, which keep the tags as they are")
             for i, tok in enumerate(toks):
                 tag = tags[i] if tags is not None else None
