@@ -389,7 +389,8 @@ def _refuse_datasets_export(t: GlueTask, layout: SplitLayout, path: Path, line: 
                              "its labels being the dataset's label ids")
 
 
-_COLA_ROW = re.compile(r"[a-z]+[-_]?\d{2}\t[01]\t(|[*?#]{1,2})\t[^\t]*\S[^\t]*")  # source, label, mark, sentence
+# source (the release's are lower case; an upper-case GJ04 was missed), label, mark, sentence
+_COLA_ROW = re.compile(r"[A-Za-z]+[-_]?\d{2}\t[01]\t(|[*?#]{1,2})\t[^\t]*\S[^\t]*")
 
 
 def refuse_release_layout(path: str | os.PathLike[str]) -> None:

@@ -160,7 +160,8 @@ def read_with(
         fmt = spec.fmt if spec.fmt != "auto" else detect_format(path, presets=False, kind=spec.kind)
         kind, labels, columns = spec.kind, list(spec.labels) if spec.labels is not None else None, spec.columns
         if fmt in ("csv", "tsv"):
-            if fmt == "tsv" and not columns and spec.header is None:
+            # --header false says the release's own: no header (an explicit false skipped the check)
+            if fmt == "tsv" and not columns and not spec.header:
                 refuse_release_layout(path)
             opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=spec.header,
                                 columns=columns, meta={"format": fmt}, formula_escaped=True, sniff=True)

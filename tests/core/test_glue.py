@@ -137,3 +137,17 @@ def test_glues_own_cola_rows_outside_a_cola_folder_are_named_with_how_to_read_th
         "Our friends won't buy this analysis.", "They drank the pub.", "The more we study verbs."]
     assert by_preset.dataset["label"] == ["acceptable", "unacceptable", "unacceptable"]
     assert by_columns.dataset["label"] == ["1", "0", "0"]
+
+
+def test_glues_cola_rows_with_an_upper_case_source_or_read_without_a_header_are_named_too(tmp_path) -> None:
+    """An upper-case source (GJ04) or an explicit --header false skipped the CoLA check: "line 1: empty text"."""
+    from bertstudio.data.io import load_examples
+
+    path = tmp_path / "cola_train.tsv"
+    path.write_text("GJ04\t1\t\tOur friends won't buy this analysis.\nCLC95\t0\t*\tThey drank the pub.\n",
+                    encoding="utf-8")
+    for header in (None, False):
+        with pytest.raises(DataError) as info:
+            load_examples(path, header=header)
+        assert info.value.problem.startswith("GLUE's own CoLA rows") and info.value.where == "line 1"
+    assert load_examples(path, glue_task="CoLA").dataset["label"] == ["acceptable", "unacceptable"]
