@@ -1231,7 +1231,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
     setup_logging(debug=args.debug)
     _tracebacks_before = tracebacks_logged()
-    if not args.debug:
+    if args.quiet or not args.debug:  # --debug keeps the libraries' reports, but not under --quiet
         _quiet_libraries()
     try:
         return COMMANDS[args.command](args, out)

@@ -228,6 +228,18 @@ def test_quiet_and_debug_are_taken_after_every_command_too(trained: Path, sentim
     assert code == 0 and "scored 16 rows" in err
 
 
+@pytest.mark.parametrize("argv, quieted", [(["--quiet", "--debug"], True), (["--debug"], False), ([], True),
+                                           (["--debug", "--quiet"], True)])
+def test_debug_keeps_the_libraries_progress_bars_only_without_quiet(tmp_path, monkeypatch, capsys, argv, quieted) -> None:
+    """`--quiet --debug` turned the libraries' progress bars and load reports back on: --quiet was not quiet."""
+    import bertstudio.cli as cli
+
+    calls: list[bool] = []
+    monkeypatch.setattr(cli, "_quiet_libraries", lambda: calls.append(True))
+    code, _, _ = run([*argv, "train", "--train", str(tmp_path / "none.tsv"), "--out", str(tmp_path / "o")], capsys)
+    assert code == 2 and calls == ([True] if quieted else [])
+
+
 def test_evaluate_help_gives_its_own_default_batch_size(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["evaluate", "--help"], out=io.StringIO())
