@@ -153,6 +153,9 @@ def tagging_report(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]
     types = [t[2:] for t in (labels or []) if _PREFIXED.match(t)]
     names = list(dict.fromkeys(types + list(seen)))
     support = int(sum(s))
+    # no entity in the gold nor the predictions (all O): seqeval's macro average of no type is NaN, shown
+    # as "nan"; undefined, as a class with nothing to score is (the UI says "—")
     return PerClassReport(tuple(by_type[n] for n in names if n in by_type),
-                          tuple(ClassScores(name, float(ap), float(ar), float(af), support)
+                          tuple(ClassScores(name, float(ap), float(ar), float(af), support) if seen else
+                                ClassScores(name, 0.0, 0.0, 0.0, 0, scored=False)
                                 for name, (ap, ar, af, _) in zip(AVERAGES, averages)), "entities")

@@ -127,3 +127,11 @@ def test_entity_type_named_like_a_report_summary_key_gets_its_own_scores(odd: st
     assert (x.precision, x.recall, x.support) == (1.0, 0.5, 2)
     assert [a.name for a in report.averages] == ["macro avg", "weighted avg"]
     assert report.averages[0].precision == pytest.approx(0.75) and report.averages[0].support == 4
+
+
+def test_a_tagging_report_with_no_entity_anywhere_has_undefined_averages_not_nan() -> None:
+    """All O in the gold and the predictions: seqeval's macro average over no type is NaN, shown as "nan"."""
+    report = tagging_report([["O", "O"], ["O"]], [["O", "O"], ["O"]], ["O", "B-PER", "I-PER"])
+    assert report.classes == () and [a.name for a in report.averages] == ["macro avg", "weighted avg"]
+    for average in report.averages:
+        assert not average.scored and (average.precision, average.recall, average.f1, average.support) == (0, 0, 0, 0)
