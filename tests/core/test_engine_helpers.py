@@ -213,7 +213,9 @@ def test_this_machine_trains_in_fp32_unless_it_has_fast_bf16():
     flags = cpu_flags()
     if torch.cuda.is_available() or not flags:
         pytest.skip("decides for a Linux CPU-only machine")
-    fast = bool({"avx512_bf16", "amx_bf16"} & flags) and hardware.bf16_matmul_speedup() >= hardware.BF16_MIN_SPEEDUP
+    # the process's one measurement (cached), not a second one: on a loaded machine two timings near
+    # the threshold disagreed and this test failed at random (a timed assertion)
+    fast = bool({"avx512_bf16", "amx_bf16"} & flags) and hardware.cpu_bf16_pays_off()
     assert resolve("auto", "auto") == ("cpu", "bf16" if fast else "fp32")
 
 
