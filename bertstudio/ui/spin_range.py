@@ -25,12 +25,16 @@ class RangeNotes(QObject):
         self._names = names
         self._typed: dict[QAbstractSpinBox, str] = {}
         self._help: dict[QAbstractSpinBox, str] = {}
+        self._noted: set[QAbstractSpinBox] = set()  # the fields whose note is up
         for spin in names:
             line = spin.lineEdit()
             if line is None:
                 continue
             line.textEdited.connect(partial(self._on_typed, spin))
             spin.editingFinished.connect(partial(self._on_left, spin))
+            # Qt puts the value back before editingFinished, so any later change is another value (loaded
+            # settings, a preset, Automatic, the arrows): the note about the number put back no longer holds
+            spin.valueChanged.connect(partial(self._on_value_changed, spin))
 
     def _on_typed(self, spin: QAbstractSpinBox, text: str) -> None:
         self._typed[spin] = text
@@ -50,7 +54,15 @@ class RangeNotes(QObject):
                                           value=spin.textFromValue(spin.value()))
         self._said(spin, text)
 
+    def _on_value_changed(self, spin: QAbstractSpinBox, *_: object) -> None:
+        if spin in self._noted:
+            self._said(spin, "")
+
     def _said(self, spin: QAbstractSpinBox, text: str) -> None:
+        if text:
+            self._noted.add(spin)
+        else:
+            self._noted.discard(spin)
         if spin not in self._help:
             self._help[spin] = spin.toolTip()  # the setting's help, kept under the note
         help_text = self._help[spin]

@@ -1472,3 +1472,24 @@ def test_a_number_typed_outside_a_fields_range_is_put_back_and_says_why(qtbot, s
     qtbot.keyClick(seeds, Qt.Key.Key_Return)
     assert seeds.value() == 1 and form.range_note.text() == (
         "0 is outside the range of the number of seeds (1 to 20): it was put back to 1.")
+
+
+def test_the_range_note_goes_when_the_field_gets_another_value_from_the_program(qtbot, session):
+    """4 typed as the maximum length was said and put back; loading a run's settings then set 512, and the note
+    under the form and the tooltip's first line still said the field was put back to 128."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow)
+    form = page.form
+    spin = form.max_len_spin
+    help_text = spin.toolTip()
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "4")
+    form.seed_spin.setFocus()
+    qtbot.waitUntil(lambda: not spin.hasFocus())
+    assert form.range_note.isVisibleTo(page) and spin.toolTip() != help_text
+    assert form.show_settings({"max_length": 512}) == []  # what loading a run's settings does
+    assert spin.value() == 512 and not form.range_note.isVisibleTo(page) and spin.toolTip() == help_text
