@@ -428,63 +428,59 @@
         <translation>{split}第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="67"/>
         <source>A label needs a name: this one is empty.</source>
         <translation>标签需要名称：此名称为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="69"/>
         <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
         <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="67"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="72"/>
         <source>A label named {new} already exists: give the new label another name.</source>
         <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="69"/>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="217"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="56"/>
         <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <location filename="../../bertstudio/ui/run_words.py" line="235"/>
         <source>, </source>
         <translation>，</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="69"/>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="217"/>
-        <source>%n in {split}</source>
-        <translation>
-            <numerusform>{split}中 %n 处</numerusform>
-        </translation>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="56"/>
+        <source>{n} in {split}</source>
+        <translation>{split}中 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="71"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="75"/>
         <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
         <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="74"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="78"/>
         <source>Label {name} reads the same as {other}: they differ only by case, spaces, Unicode form or invisible characters. Give it a name that says something else.</source>
         <translation>标签 {name} 与 {other} 看起来相同：两者只在大小写、空格、统一码形式或不可见字符上不同。请换一个含义不同的名称。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="78"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="82"/>
         <source>Label name {name} starts or ends with a space: did you mean {stripped}?</source>
         <translation>标签名 {name} 的开头或结尾有空格：是否想用 {stripped}？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="81"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="85"/>
         <source>Label name {name}… is {length:,} characters long: a label name has at most {limit} characters.</source>
         <translation>标签名 {name}… 长 {length:,} 个字符：标签名最多 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="84"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="88"/>
         <source>Label name {name} holds a control or text-direction character (a line break, a tab): type it again without it.</source>
         <translation>标签名 {name} 含有控制字符或文字方向字符（如换行符、制表符）：请去掉后重新输入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="87"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="91"/>
         <source>Label {name} is in a partly tagged sentence: finish that sentence or untag its words first.</source>
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
@@ -2473,87 +2469,93 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="132"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="136"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="138"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="142"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="142"/>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="143"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="146"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="147"/>
         <source>Filter labels</source>
         <translation>筛选标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="154"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="158"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="155"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="159"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="156"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="160"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="157"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="161"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="166"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="170"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="215"/>
-        <source>%n token(s)</source>
-        <translation>
-            <numerusform>%n 个词元</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="215"/>
-        <source>%n row(s)</source>
-        <translation>
-            <numerusform>%n 行</numerusform>
-        </translation>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="222"/>
+        <source>1 token</source>
+        <translation>1 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="264"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="222"/>
+        <source>{n} tokens</source>
+        <translation>{n} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="224"/>
+        <source>1 row</source>
+        <translation>1 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="224"/>
+        <source>{n} rows</source>
+        <translation>{n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="272"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="264"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="272"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="275"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="283"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="276"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="284"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="281"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="281"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -3671,7 +3673,7 @@
 <context>
     <name>RangeNotes</name>
     <message>
-        <location filename="../../bertstudio/ui/spin_range.py" line="46"/>
+        <location filename="../../bertstudio/ui/spin_range.py" line="50"/>
         <source>{typed} is outside the range of the {setting} ({low} to {high}): it was put back to {value}.</source>
         <translation>{typed} 超出了{setting}的范围（{low} 到 {high}）：已恢复为 {value}。</translation>
     </message>

@@ -41,3 +41,23 @@ def test_a_small_scored_evaluation_gives_the_correlations_interval_not_examples_
     assert "interval: 99.98 to 99.995)" in panel.size_note.text()  # short of 1: not "100 to 100"
     panel._show_size_note({"pearson": 0.5}, 3, "examples")
     assert "too few for a correlation" in panel.size_note.text()
+
+
+def test_the_label_set_dialog_counts_1_row_3_rows_and_groups_thousands(qtbot, session_factory):
+    """The dialog said "1 row(s)", "3 row(s)" and "1001 row(s)", where the rest of the UI says "1 row", "3 rows"
+    and "1,001 rows"; a tag set's "1 token(s)" likewise."""
+    from bertstudio.ui.editors.label_set import COUNT_ROLE, LabelSetDialog
+
+    rows = [{"text": f"t{i}", "label": label} for i, label in enumerate(["one"] + ["three"] * 3)]
+    many = [{"text": f"d{i}", "label": "many"} for i in range(1001)]
+    session = session_factory("sentence", ["one", "three", "many", "none"], {"train": rows, "dev": many})
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    counts = {dialog.list.item(i).text(): dialog.list.item(i) for i in range(dialog.list.count())}
+    assert {name: item.data(COUNT_ROLE) for name, item in counts.items()} == {
+        "one": "1 row", "three": "3 rows", "many": "1,001 rows", "none": "0 rows"}
+    assert counts["many"].toolTip() == "many\n1,001 rows (1,001 in dev)"
+    tagged = session_factory("tagging", ["O", "B-PER"], {"train": [{"tokens": ["a", "b"], "tags": ["B-PER", "O"]}]})
+    dialog = LabelSetDialog(tagged)
+    qtbot.addWidget(dialog)
+    assert [dialog.list.item(i).data(COUNT_ROLE) for i in range(dialog.list.count())] == ["1 token", "1 token"]

@@ -51,6 +51,11 @@ def _tr(text: str, disambiguation: str | None = None, n: int = -1) -> str:
     return QCoreApplication.translate("", text, disambiguation or None, n)  # where lupdate files _tr("...")
 
 
+def _uses_per_split(used: dict[str, int]) -> str:
+    """ "12 in train, 1,234 in dev": a label's uses per split, its digits grouped as the UI's other counts."""
+    return _tr(", ").join(_tr("{n} in {split}").format(n=f"{n:,}", split=split_name(split)) for split, n in used.items())
+
+
 def label_refusal(exc: BertStudioError) -> str | None:
     """A label-set refusal (its facts) in the interface's words: the core says them in English (a
     look-alike name, a too-long one, a hidden character, a label in a partly tagged sentence, said
@@ -66,8 +71,7 @@ def label_refusal(exc: BertStudioError) -> str | None:
     if refusal == "name_taken":
         return _tr("A label named {new} already exists: give the new label another name.").format(new=facts["name"])
     if refusal == "label_in_use":  # per split: rows, or a tag set's tokens, as the project counts them
-        where = _tr(", ").join(_tr("%n in {split}", "", n).format(split=split_name(split))
-                               for split, n in facts["used"].items())
+        where = _uses_per_split(facts["used"])
         return _tr("Label {name} is still used ({where}): relabel or clear those rows first, or rename the "
                    "label.").format(name=facts["name"], where=where)
     if refusal == "look_alike":
@@ -212,10 +216,14 @@ class LabelSetDialog(QDialog):
             name = str(item.data(Qt.ItemDataRole.UserRole))
             per_split = uses.get(name, {})
             n = sum(per_split.values())
-            count = (self.tr("%n token(s)", "", n) if tokens else self.tr("%n row(s)", "", n))
+            # the house's counted words ("1 row", "3 rows", "1,234 rows"): Qt's %n needs an English .qm for its
+            # plural and does not group the digits
+            if tokens:
+                count = self.tr("1 token") if n == 1 else self.tr("{n} tokens").format(n=f"{n:,}")
+            else:
+                count = self.tr("1 row") if n == 1 else self.tr("{n} rows").format(n=f"{n:,}")
             item.setData(COUNT_ROLE, count)
-            where = _tr(", ").join(_tr("%n in {split}", "", k).format(split=split_name(split))
-                                   for split, k in per_split.items())
+            where = _uses_per_split(per_split)
             item.setToolTip(f"{name}\n{count}" + (f" ({where})" if where else ""))
             item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, count)
 
