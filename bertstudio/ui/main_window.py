@@ -357,12 +357,13 @@ class MainWindow(QMainWindow):
         says where the rows went. It went to the imported split: after a labelled dev set, to its row 1,
         where the next key replaced the gold that runs are scored against (and the saved place reopened
         there). The Data page then stayed on the imported split, beside a Label page and a status bar on
-        train."""
+        train. With nothing left to label anywhere it went to the imported split all the same: a labelled
+        dev set put it on dev's gold. Now it stays where it was (the imported split only when that was empty)."""
         session = self.session
         here = session.current_split
         to_label = [s for s in (here, split, *SPLITS) if session.split_size(s) and
                     session.progress(s)[0] < session.split_size(s)]
-        target = to_label[0] if to_label else split
+        target = to_label[0] if to_label else (here if session.split_size(here) else split)
         if target != here or target == split:  # labelling goes on where it was unless its rows changed
             examples = session.examples(target) if session.split_size(target) else None
             missing = examples.unlabelled_rows() if examples is not None else []
@@ -370,10 +371,16 @@ class MainWindow(QMainWindow):
         data_page = self.pages["data"]  # on the split being labelled too: it showed dev beside a Label page on
         if isinstance(data_page, DataPage) and data_page.split != session.current_split:  # train, the status bar
             data_page.show_split(session.current_split)  # saying train (one split is looked at everywhere)
-        said = self.tr("Imported %1 rows into %2").replace("%1", str(rows)).replace("%2", split_name(split))
-        if session.current_split != split:  # where they went, and why the pages are elsewhere
-            said = self.tr("Imported %1 rows into %2; the pages stay on %3, where rows wait for labels").replace(
-                "%1", str(rows)).replace("%2", split_name(split)).replace("%3", split_name(session.current_split))
+        now = session.current_split
+        if now == split:
+            said = self.tr("Imported %1 rows into %2")
+        elif now != here:  # where they went, and why the pages are elsewhere (they said "stay" as they moved)
+            said = self.tr("Imported %1 rows into %2; the pages moved to %3, where rows wait for labels")
+        elif to_label:
+            said = self.tr("Imported %1 rows into %2; the pages stay on %3, where rows wait for labels")
+        else:
+            said = self.tr("Imported %1 rows into %2; the pages stay on %3")
+        said = said.replace("%1", str(rows)).replace("%2", split_name(split)).replace("%3", split_name(now))
         self.statusBar().showMessage(said, 10_000)
 
     def export_data(self) -> None:

@@ -2827,57 +2827,67 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="373"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="376"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="375"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
+        <source>Imported %1 rows into %2; the pages moved to %3, where rows wait for labels</source>
+        <translation>已导入 %1 行到 %2；各页面已转到 %3，那里还有待标注的行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
         <source>Imported %1 rows into %2; the pages stay on %3, where rows wait for labels</source>
         <translation>已导入 %1 行到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="415"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="382"/>
+        <source>Imported %1 rows into %2; the pages stay on %3</source>
+        <translation>已导入 %1 行到 %2；各页面仍停在 %3</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="525"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="582"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="589"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="591"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="604"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="611"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="628"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="635"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="632"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="639"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="633"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="640"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="633"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="640"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2887,53 +2897,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="458"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="458"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="514"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="521"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="522"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="529"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="527"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="534"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="528"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="609"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="616"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="610"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="617"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="611"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="619"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="618"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="626"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="620"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="627"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

@@ -87,3 +87,42 @@ def test_a_key_replacing_dev_gold_asks_once_then_says_what_changed(qtbot, sessio
     assert said.args == ["dev row 2: positive → negative (Ctrl+Z undoes)"]
     session.undo_stack.undo()
     assert project.gold("dev", 1) == "positive"
+
+
+def _window(qtbot, tmp_path, splits: dict[str, list[dict]], current: str) -> MainWindow:
+    project = Project.create(tmp_path / "p", name="sst", kind="sentence", labels=LABELS)
+    for split, rows in splits.items():
+        project.import_examples(from_records("sentence", rows, labels=LABELS), split)
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"),
+                                                                   QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.session.set_current(current, 0)
+    window.pages["data"].show_split(current)
+    return window
+
+
+def test_an_import_that_moves_the_pages_says_they_moved(qtbot, tmp_path):
+    """On dev's gold (fully labelled), 3 labelled rows imported into test: the pages went to train, where rows
+    wait, and the status bar said they "stay on train"."""
+    window = _window(qtbot, tmp_path, {"train": TRAIN, "dev": DEV}, "dev")
+    session = window.session
+    session.import_examples(from_records("sentence", DEV, labels=LABELS), "test")
+    window._on_imported("test", len(DEV))
+    assert (session.current_split, session.current_row) == ("train", 1) and window.pages["data"].split == "train"
+    assert window.statusBar().currentMessage() == ("Imported 3 rows into test; the pages moved to train, where rows "
+                                                   "wait for labels")
+    window.close()
+
+
+def test_with_every_split_labelled_a_labelled_dev_import_leaves_the_pages_off_its_gold(qtbot, tmp_path):
+    """Train fully labelled, a labelled dev set imported: with no row waiting anywhere the Label page went to
+    dev's row 1, where the next key replaces the gold runs are scored against."""
+    labelled = [{"text": f"t{i}", "label": LABELS[i % 2]} for i in range(4)]
+    window = _window(qtbot, tmp_path, {"train": labelled}, "train")
+    session = window.session
+    session.set_current("train", 2)
+    session.import_examples(from_records("sentence", DEV, labels=LABELS), "dev")
+    window._on_imported("dev", len(DEV))
+    assert (session.current_split, session.current_row) == ("train", 2) and window.pages["data"].split == "train"
+    assert window.statusBar().currentMessage() == "Imported 3 rows into dev; the pages stay on train"
+    window.close()
