@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget,
+    QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget,
 )
 
 from bertstudio.errors import ConfigError
@@ -25,7 +25,7 @@ from bertstudio.train.config import (
     CLASS_WEIGHTS, HEADS, METHODS, PRECISIONS, TrainConfig, check_setting, heads_for, setfit_fits, weighs_classes,
 )
 from bertstudio.ui import theme
-from bertstudio.ui.spin_range import RangeNotes
+from bertstudio.ui.spin_range import DecimalSpinBox, NumberSpinBox, RangeNotes
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +82,8 @@ class TrainSettingsForm(QGroupBox):
         widest = max(self.mode_combo.fontMetrics().horizontalAdvance(self.mode_combo.itemText(i))
                      for i in range(self.mode_combo.count()))
         self.mode_combo.setMinimumWidth(widest + 40)  # the text, the arrow and the frame (its hint fell 3 px short)
-        self.top_spin = QSpinBox(objectName="topLayersSpin", minimum=1, maximum=48, value=2)
-        self.lora_spin = QSpinBox(objectName="loraRankSpin", minimum=1, maximum=256)
+        self.top_spin = NumberSpinBox(objectName="topLayersSpin", minimum=1, maximum=48, value=2)
+        self.lora_spin = NumberSpinBox(objectName="loraRankSpin", minimum=1, maximum=256)
         mode_row = QHBoxLayout()
         mode_row.addWidget(self.mode_combo)
         mode_row.addStretch(1)
@@ -106,14 +106,14 @@ class TrainSettingsForm(QGroupBox):
         self.lr_combo = QComboBox(objectName="lrCombo", editable=True)
         self.lr_combo.addItems(PAPER_LRS)
         # up to what TrainConfig takes: Automatic asks for 150+ epochs when a few labels fill one batch
-        self.epochs_spin = QDoubleSpinBox(objectName="epochsSpin", minimum=0.01, maximum=10_000, decimals=2)
-        self.warmup_spin = QDoubleSpinBox(objectName="warmupSpin", minimum=0, maximum=0.99, singleStep=0.05, decimals=2)
-        self.max_len_spin = QSpinBox(objectName="maxLengthSpin", minimum=8, maximum=4096)
+        self.epochs_spin = DecimalSpinBox(objectName="epochsSpin", minimum=0.01, maximum=10_000, decimals=2)
+        self.warmup_spin = DecimalSpinBox(objectName="warmupSpin", minimum=0, maximum=0.99, singleStep=0.05, decimals=2)
+        self.max_len_spin = NumberSpinBox(objectName="maxLengthSpin", minimum=8, maximum=4096)
         self.class_weight_combo = QComboBox(objectName="classWeightCombo")
         for text, key in zip((self.tr("None"), self.tr("Balanced (inverse class frequency)")), CLASS_WEIGHTS):
             self.class_weight_combo.addItem(text, key)
-        self.seed_spin = QSpinBox(objectName="seedSpin", minimum=0, maximum=2**31 - 1)
-        self.seeds_spin = QSpinBox(objectName="seedsSpin", minimum=1, maximum=20)
+        self.seed_spin = NumberSpinBox(objectName="seedSpin", minimum=0, maximum=2**31 - 1)
+        self.seeds_spin = NumberSpinBox(objectName="seedsSpin", minimum=1, maximum=20)
         self.seeds_spin.setSuffix(self.tr(" run(s)"))
         seed_row = QHBoxLayout()
         seed_row.addWidget(self.seed_spin, 1)

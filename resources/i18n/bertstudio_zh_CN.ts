@@ -3683,9 +3683,29 @@
 <context>
     <name>RangeNotes</name>
     <message>
-        <location filename="../../bertstudio/ui/spin_range.py" line="50"/>
+        <location filename="../../bertstudio/ui/spin_range.py" line="72"/>
         <source>{typed} is outside the range of the {setting} ({low} to {high}): it was put back to {value}.</source>
         <translation>{typed} 超出了{setting}的范围（{low} 到 {high}）：已恢复为 {value}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/spin_range.py" line="75"/>
+        <source>{typed} could be {a} or {b} (the decimal point here is &apos;{point}&apos;): the {setting} was put back to {value}.</source>
+        <translation>{typed} 可以读作 {a}，也可以读作 {b}（这里的小数点是“{point}”）：{setting}已恢复为 {value}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/spin_range.py" line="79"/>
+        <source>{typed} has more decimals than the {setting} keeps ({decimals}): it was put back to {value}.</source>
+        <translation>{typed} 的小数位数超过了{setting}保留的位数（{decimals}）：已恢复为 {value}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/spin_range.py" line="83"/>
+        <source>{typed} is not a whole number, which the {setting} needs: it was put back to {value}.</source>
+        <translation>{typed} 不是整数，而{setting}需要整数：已恢复为 {value}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/spin_range.py" line="85"/>
+        <source>{typed} is not a number the {setting} reads (the decimal point here is &apos;{point}&apos;): it was put back to {value}.</source>
+        <translation>{typed} 不是{setting}能读取的数字（这里的小数点是“{point}”）：已恢复为 {value}。</translation>
     </message>
 </context>
 <context>

@@ -1493,3 +1493,62 @@ def test_the_range_note_goes_when_the_field_gets_another_value_from_the_program(
     assert form.range_note.isVisibleTo(page) and spin.toolTip() != help_text
     assert form.show_settings({"max_length": 512}) == []  # what loading a run's settings does
     assert spin.value() == 512 and not form.range_note.isVisibleTo(page) and spin.toolTip() == help_text
+
+
+def _typed_and_left(qtbot, page, spin, text: str) -> None:
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, text)
+    (page.form.seeds_spin if spin is not page.form.seeds_spin else page.form.seed_spin).setFocus()
+    qtbot.waitUntil(lambda: not spin.hasFocus())
+
+
+@pytest.mark.parametrize("locale_name", ["C", "de_DE"])
+def test_a_number_typed_with_either_decimal_mark_keeps_its_size_or_is_said(qtbot, session, locale_name):
+    """"2,5" epochs in English read 25 (the comma taken for a thousands separator) and "0.001" in German read 1,
+    with no word; the minus of -5 (seed) and the 4th digit of 5000 (maximum length) were dropped as typed."""
+    from PySide6.QtCore import QLocale
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    form = page.form
+    for spin in form.range_notes._names:  # the page in that locale (a widget reads the default when made)
+        spin.setLocale(QLocale(locale_name))
+    page.show()
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow)
+    note = form.range_note
+    for typed in ("2,5", "2.5"):  # either mark: one reading only (a thousands group has 3 digits)
+        form.epochs_spin.setValue(3)
+        _typed_and_left(qtbot, page, form.epochs_spin, typed)
+        assert form.epochs_spin.value() == 2.5 and not note.isVisibleTo(page), (typed, note.text())
+    _typed_and_left(qtbot, page, form.warmup_spin, "0,05" if locale_name == "C" else "0.05")
+    assert form.warmup_spin.value() == 0.05
+    _typed_and_left(qtbot, page, form.max_len_spin, "1,024" if locale_name == "C" else "1.024")
+    assert form.max_len_spin.value() == 1024  # a whole-number field: the mark can only group thousands
+    _typed_and_left(qtbot, page, form.max_len_spin, f"1{QLocale(locale_name).decimalPoint()}5")
+    assert form.max_len_spin.value() == 1024 and "is not a whole number" in note.text()
+    form.epochs_spin.setValue(3)
+    point = QLocale(locale_name).decimalPoint()
+    three = f"3{point}00"
+    for typed, said in (
+            ("0.001" if locale_name == "de_DE" else "0,001", f"is outside the range of the epochs (0{point}01 to "),
+            ("1.000" if locale_name == "de_DE" else "1,000",  # a thousand, or one with 3 decimals?
+             f"could be 1000{point}00 or 1{point}00 (the decimal point here is '{point}'): the epochs was put back "
+             f"to {three}.")):
+        _typed_and_left(qtbot, page, form.epochs_spin, typed)
+        assert form.epochs_spin.value() == 3 and note.isVisibleTo(page) and note.text().startswith(f"{typed} {said}"), (
+            typed, note.text())
+    _typed_and_left(qtbot, page, form.epochs_spin, f"1{point}000")  # the field's own decimal point: one
+    assert form.epochs_spin.value() == 1 and not note.isVisibleTo(page)
+    seed = form.seed_spin.value()
+    _typed_and_left(qtbot, page, form.seed_spin, "-5")  # the minus was dropped: seed 5
+    assert form.seed_spin.value() == seed and note.text() == (
+        f"-5 is outside the range of the seed (0 to 2147483647): it was put back to {seed}.")
+    length = form.max_len_spin.value()
+    _typed_and_left(qtbot, page, form.max_len_spin, "5000")  # the 4th digit was dropped: 500
+    assert form.max_len_spin.value() == length and note.text() == (
+        f"5000 is outside the range of the maximum length (8 to 4096): it was put back to {length}.")
+    _typed_and_left(qtbot, page, form.seeds_spin, "2.5")
+    assert form.seeds_spin.value() == 1 and note.text() == (
+        "2.5 is not a whole number, which the number of seeds needs: it was put back to 1.")
