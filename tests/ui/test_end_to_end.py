@@ -112,7 +112,9 @@ def test_new_project_import_train_results_playground_by_clicking(qtbot, tmp_path
     _import(qtbot, window, data / "dev.tsv", "dev")
     assert (project.num_rows("train"), project.num_rows("dev")) == (TRAIN_ROWS, DEV_ROWS)
     table = window.findChild(QWidget, "dataTable")
-    assert table.model().rowCount() == DEV_ROWS  # the Data page shows the split just imported
+    # nothing waits for a label anywhere: the pages stay on train (they went to dev, whose gold runs are scored
+    # against, and its row 1 took the next label key)
+    assert table.model().rowCount() == TRAIN_ROWS and session.current_split == "train"
 
     # 3. Train: default model, 1 epoch; shorter max length (SST-2 sentences are short).
     _click_page(qtbot, window, "train")
