@@ -87,9 +87,11 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
         target = picked
     out = free_folder(Path(target), f"{run.name}-onnx")
     progress = _ExportProgress(window, _t("Exporting {run} to ONNX…").format(run=run.name))
-    # in a child process: the exporter's C calls hold the GIL for up to 0.9 s each (train/onnx_export.py)
+    # in a child process: the exporter's C calls hold the GIL for up to 0.9 s each (train/onnx_export.py).
+    # Not heavy: this thread only starts the child and reads its queue (no torch here); heavy, it waited
+    # minutes behind the app's background import of torch with an empty bar, and a quit waited on it too
     worker = JobWorker(lambda report, cancel: export_onnx_apart(run / "model", out, progress=report, cancel=cancel),
-                       name="bertstudio-onnx-export", heavy=True)
+                       name="bertstudio-onnx-export")
     # bound methods of GUI-thread objects: Qt queues progress (emitted on the job's thread) to the GUI thread
     worker.progressed.connect(progress.on_progress)
     worker.finished.connect(progress.on_done)
@@ -106,13 +108,18 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
 
 class _ExportProgress(QProgressDialog):
     def __init__(self, window: Any, text: str) -> None:
-        super().__init__(text, QCoreApplication.translate("_ExportProgress", "Cancel"), 0, 1000, window)
+        # busy until the child's first word: it starts a Python and imports torch first (seconds, a
+        # minute on a loaded machine), and an empty bar under "Exporting…" looked hung
+        super().__init__(text + "\n" + QCoreApplication.translate("_ExportProgress", "Starting the export…"),
+                         QCoreApplication.translate("_ExportProgress", "Cancel"), 0, 0, window)
         self.setObjectName("onnxExportProgress")
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.setMinimumDuration(0)
         self.window_ = window
 
     def on_progress(self, fraction: float, message: str) -> None:
+        if self.maximum() == 0:  # the first progress: the busy bar becomes a measured one
+            self.setRange(0, 1000)
         self.setValue(int(1000 * fraction))
         self.setLabelText(message)
 
