@@ -161,6 +161,12 @@ def main_score(info: RunInfo) -> tuple[str, float] | None:
     return key, info.metrics[key]
 
 
+def saved_nothing(info: RunInfo) -> bool:
+    """A run folder its process left before writing its settings, history, scores or model (killed
+    while a SetFit run was starting left only label_ids.json): no status can be read from it."""
+    return info.status == "unknown" and info.config is None and not info.metrics and not info.has_model() and info.folder.is_dir()
+
+
 def shown_run_name(folder: Path, shared: Collection[str]) -> str:
     """A run's name as the app shows it: with its job folder's when it is one of ``shared`` (names
     two runs shown together share): two seeds jobs' runs read "seed-42" twice, in the Runs page's
@@ -244,6 +250,10 @@ class RunsModel(QAbstractTableModel):
                 return str(info.folder)
             # how it ended: a failed Automatic run says why; an interrupted one how to go on, in the user's words
             said = [run_message(info.message)] if info.message else []
+            if key == "status" and saved_nothing(info):
+                said.append(self.tr("The run's process was closed or killed as the run started, before it saved its "
+                                    "settings or a model: nothing in this folder can be used. Delete the folder to "
+                                    "remove it from this list."))
             if key in self._CHOSEN and info.config is not None and info.config.auto_reason:
                 # why bertstudio chose these settings (train/small_data), kept in English in the run's
                 # config.toml: said as the Train page says it
@@ -260,6 +270,8 @@ class RunsModel(QAbstractTableModel):
         if key == "run":
             return self.shown_name(info)
         if key == "status":
+            if saved_nothing(info):  # "unknown" with every other column empty said nothing to a newcomer
+                return self.tr("interrupted before it saved anything")
             return status_text(info.status)  # the tooltip says how to go on, or which file is damaged and why
         if key == "task":
             return info.glue_task or (kind_name(info.kind) if info.kind else "")

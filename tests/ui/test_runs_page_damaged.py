@@ -171,3 +171,23 @@ def test_a_crashed_run_without_a_checkpoint_is_not_offered_resume_and_says_why(q
     page.table.selectRow(0)
     assert not page.resume_button.isEnabled()
     assert "kept no checkpoint" in page.resume_button.toolTip() and "crashed or killed" in page.resume_button.toolTip()
+
+
+def test_a_run_killed_before_it_saved_anything_says_so(qtbot, session_factory):
+    """A SetFit run killed as it started left only label_ids.json: the Runs page showed "unknown" with
+    every other column empty (newcomer2 sweep), with no word of what happened or what to do."""
+    session = session_factory("sentence", ["neg", "pos"])
+    project = session.project
+    _run(project.new_run_dir("good"))
+    empty = project.new_run_dir("killed")
+    (empty / "label_ids.json").write_text('{"neg": 0, "pos": 1}', encoding="utf-8")
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    model = page.model
+    rows = {model.data(model.index(r, 0)): r for r in range(model.rowCount())}
+    row = rows["killed"]
+    assert model.data(model.index(row, 1)) == "interrupted before it saved anything"
+    assert "nothing in this folder can be used" in model.data(model.index(row, 1), Qt.ItemDataRole.ToolTipRole)
+    assert model.data(model.index(row, 9))  # when it started: the folder's time
+    assert model.data(model.index(rows["good"], 1)) == "finished"
