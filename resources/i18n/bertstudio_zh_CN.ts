@@ -273,22 +273,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="291"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="298"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="295"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="302"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="296"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="303"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="292"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="299"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -3526,97 +3526,97 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="136"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="139"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="146"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="147"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="151"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="158"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="152"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="159"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="154"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="156"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="163"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="168"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="181"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="188"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="182"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="189"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="232"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="239"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="235"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="242"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="237"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="244"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="246"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="253"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="249"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="256"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="259"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="266"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="263"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="270"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="266"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="273"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="274"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="281"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -3683,27 +3683,27 @@
 <context>
     <name>RangeNotes</name>
     <message>
-        <location filename="../../bertstudio/ui/spin_range.py" line="72"/>
+        <location filename="../../bertstudio/ui/spin_range.py" line="74"/>
         <source>{typed} is outside the range of the {setting} ({low} to {high}): it was put back to {value}.</source>
         <translation>{typed} 超出了{setting}的范围（{low} 到 {high}）：已恢复为 {value}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/spin_range.py" line="75"/>
+        <location filename="../../bertstudio/ui/spin_range.py" line="77"/>
         <source>{typed} could be {a} or {b} (the decimal point here is &apos;{point}&apos;): the {setting} was put back to {value}.</source>
         <translation>{typed} 可以读作 {a}，也可以读作 {b}（这里的小数点是“{point}”）：{setting}已恢复为 {value}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/spin_range.py" line="79"/>
+        <location filename="../../bertstudio/ui/spin_range.py" line="81"/>
         <source>{typed} has more decimals than the {setting} keeps ({decimals}): it was put back to {value}.</source>
         <translation>{typed} 的小数位数超过了{setting}保留的位数（{decimals}）：已恢复为 {value}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/spin_range.py" line="83"/>
+        <location filename="../../bertstudio/ui/spin_range.py" line="85"/>
         <source>{typed} is not a whole number, which the {setting} needs: it was put back to {value}.</source>
         <translation>{typed} 不是整数，而{setting}需要整数：已恢复为 {value}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/spin_range.py" line="85"/>
+        <location filename="../../bertstudio/ui/spin_range.py" line="87"/>
         <source>{typed} is not a number the {setting} reads (the decimal point here is &apos;{point}&apos;): it was put back to {value}.</source>
         <translation>{typed} 不是{setting}能读取的数字（这里的小数点是“{point}”）：已恢复为 {value}。</translation>
     </message>
@@ -4422,87 +4422,97 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="254"/>
+        <source>The run&apos;s process was closed or killed as the run started, before it saved its settings or a model: nothing in this folder can be used. Delete the folder to remove it from this list.</source>
+        <translation>该运行刚开始时其进程就被关闭或终止，尚未保存设置或模型：此文件夹中没有可用的内容。删除该文件夹即可将其从列表中移除。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="260"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="274"/>
+        <source>interrupted before it saved anything</source>
+        <translation>在保存任何内容之前中断</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="278"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4510,101 +4520,101 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="336"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="348"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="338"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="350"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="340"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="352"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="341"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="353"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="343"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="355"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="344"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="356"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="358"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="352"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="532"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="364"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="544"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="479"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="469"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="481"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="471"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="483"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="484"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="495"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="507"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="512"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="495"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="507"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="539"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="551"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="618"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="630"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="655"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="667"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="679"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="691"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -6093,17 +6103,22 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="109"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="113"/>
+        <source>Starting the export…</source>
+        <translation>正在启动导出…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="114"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="121"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="126"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="133"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
