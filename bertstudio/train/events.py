@@ -140,11 +140,12 @@ class StepMeter:
         self.steps += 1
 
     def evals_left(self, step: int) -> int:
-        """Evaluations due after ``step``: each multiple of ``eval_every`` up to the last step, and the last."""
+        """Evaluations still due once ``step`` is logged: each multiple of ``eval_every`` from ``step``
+        (the loop logs a step before evaluating it) to the last step, and the last one."""
         n, every = self.total_steps, self.eval_every
-        if not every or step >= n:
+        if not every or step > n:
             return 0
-        return n // every - step // every + (n % every != 0)
+        return n // every - (step - 1) // every + (n % every != 0)
 
     def eta_s(self, step: int, now: float) -> float:
         training = max(now - self.t_start - self.t_paused, 0.0)

@@ -42,16 +42,20 @@ def test_evaluations_left_are_counted_at_the_time_one_took(clock):
     _steps(meter, clock, 5, 5, 10.0)
     event = meter.event(5, 1e-4, None)
     assert event.eta_s == pytest.approx(110.0 + 3 * 150.0)
-    assert meter.evals_left(4) == 3 and meter.evals_left(15) == 1 and meter.evals_left(16) == 0
+    # the loop logs a step before it evaluates it: at step 4 that evaluation is still ahead, and so is the last
+    assert meter.evals_left(4) == 4 and meter.evals_left(15) == 1 and meter.evals_left(16) == 1
 
 
 def test_before_the_first_evaluation_its_time_is_estimated_from_the_training_speed(clock):
     """No evaluation timed yet: each still due costs the evaluation rows at 3x the training's
-    examples/s (a forward pass without the backward)."""
+    examples/s (a forward pass without the backward). The last step's line still has its
+    evaluation ahead: it said 0:00 and then evaluated."""
     meter = StepMeter(0, 10, 5, eval_every=5, eval_examples=480)
     _steps(meter, clock, 1, 2, 1.0, batch=16)  # 16 examples/s trained
     event = meter.event(2, 1e-4, None)
     assert event.eta_s == pytest.approx(8 * 1.0 + 2 * 480 / (3 * 16))
+    _steps(meter, clock, 3, 10, 1.0, batch=16)
+    assert meter.event(10, 1e-4, None).eta_s == pytest.approx(480 / (3 * 16))
 
 
 def test_without_evaluation_rows_only_training_steps_are_left_and_other_passes_are_not_training(clock):
@@ -63,4 +67,5 @@ def test_without_evaluation_rows_only_training_steps_are_left_and_other_passes_a
         clock.now += 30.0
     event = meter.event(4, 1e-4, None)
     assert event.eta_s == pytest.approx(8 * 2.0)
-    assert StepMeter(0, 12, 5, eval_every=5).evals_left(10) == 1  # the last step's
+    assert StepMeter(0, 12, 5, eval_every=5).evals_left(11) == 1  # the last step's
+    assert StepMeter(0, 12, 5, eval_every=5).evals_left(10) == 2 and StepMeter(0, 12, 5, eval_every=5).evals_left(12) == 1
