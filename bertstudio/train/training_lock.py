@@ -20,7 +20,9 @@ A background job may *give way* (``gives_way``, the assistant's strong model): a
 waits for it sets that event, which the background job checks as its cancel after every step, so a
 run the person started begins within one of its steps instead of after minutes it was never told
 of; the background job is trained again later (assist/session.py). Jobs the person started never
-give way to each other.
+give way to each other. A job that gives way never takes the turn while one that does not waits
+(it asks again at once, and a lock is not fair: it could take the turn back, reload its model and
+train a step before the run it gave way to woke, again and again).
 
 Waiting is in slices of :data:`WAIT_SLICE_S`, so a cancel while waiting ends the job within one
 slice, and the job is told what it waits for (``waiting(job)``, again when that changes, and
@@ -47,6 +49,8 @@ _state = threading.Lock()  # guards the fields below
 _holder: str | None = None  # the job holding the lock (its outermost turn)
 _depth = 0  # the holder's nested turns
 _gives_way: threading.Event | None = None  # the holder's: set by a job that waits for it (see gives_way)
+_owner: int | None = None  # the holder's thread
+_firm_waiting = 0  # jobs waiting that never give way: a job that gives way lets them go first
 _local = threading.local()  # .job: what trainings started on this thread are part of; .no_wait: the GUI thread
 
 
@@ -92,25 +96,39 @@ def training_turn(job: str = RUN, *, cancel: threading.Event | None = None,
 
 def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], None] | None,
              gives_way: threading.Event | None = None) -> bool:
-    global _holder, _depth, _gives_way
+    global _holder, _depth, _gives_way, _owner
     if getattr(_local, "no_wait", False):
         raise RuntimeError("a training was started on the GUI thread: it must run on a worker thread")
     told: str | None = None
-    got = _lock.acquire(blocking=False)
-    while not got:
-        if cancel is not None and cancel.is_set():
-            return False
-        with _state:
-            if gives_way is None and _gives_way is not None:
-                _gives_way.set()  # the background holder stops after its step (asked each slice: a new holder too)
-        other = holder()
-        if waiting is not None and other is not None and other != told:
-            told = other
-            waiting(other)
-        got = _lock.acquire(timeout=WAIT_SLICE_S)
+    # a job that never gives way (the ones that do never take a turn it waits for); a turn inside this
+    # thread's own is taken at once whatever it says
+    firm = gives_way is None or _owned()
+    got = _take(firm, 0)
+    counted = not got and firm
+    if counted:
+        _count_firm(1)
+    try:
+        while not got:
+            if cancel is not None and cancel.is_set():
+                return False
+            with _state:
+                if firm and _gives_way is not None:
+                    _gives_way.set()  # the background holder stops after its step (asked each slice: a new holder too)
+            other = holder()
+            if waiting is not None and other is not None and other != told:
+                told = other
+                waiting(other)
+            if _may_take(firm):
+                got = _take(firm, WAIT_SLICE_S)
+            else:  # a job that gave way asked again at once and could take the turn back before the run it
+                # gave way to woke (nothing makes a lock fair): every waiting firm job goes first
+                (cancel or threading.Event()).wait(WAIT_SLICE_S)
+    finally:
+        if counted:
+            _count_firm(-1)
     with _state:
         if _depth == 0:
-            _holder, _gives_way = job, gives_way
+            _holder, _gives_way, _owner = job, gives_way, threading.get_ident()
         _depth += 1
     if told is not None and waiting is not None:
         try:
@@ -121,10 +139,37 @@ def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], 
     return True
 
 
+def _owned() -> bool:
+    with _state:
+        return _owner == threading.get_ident()
+
+
+def _may_take(firm: bool) -> bool:
+    with _state:
+        return firm or _firm_waiting == 0
+
+
+def _take(firm: bool, timeout: float) -> bool:
+    """The lock, unless a job that gives way got it while a firm job began to wait (checked again
+    once it is held: the firm job may have come while this one waited on the lock)."""
+    if not _may_take(firm) or not (_lock.acquire(timeout=timeout) if timeout else _lock.acquire(blocking=False)):
+        return False
+    if _may_take(firm):
+        return True
+    _lock.release()
+    return False
+
+
+def _count_firm(n: int) -> None:
+    global _firm_waiting
+    with _state:
+        _firm_waiting += n
+
+
 def _release() -> None:
-    global _holder, _depth, _gives_way
+    global _holder, _depth, _gives_way, _owner
     with _state:
         _depth -= 1
         if _depth == 0:
-            _holder, _gives_way = None, None
+            _holder, _gives_way, _owner = None, None, None
     _lock.release()

@@ -269,6 +269,41 @@ def test_a_job_that_gives_way_is_asked_to_stop_by_a_waiting_run_and_never_asks_a
     assert told == [training_lock.ASSISTANT, ""] and training_lock.holder() is None
 
 
+def test_a_job_that_gives_way_never_takes_the_turn_while_a_run_waits_for_it():
+    """The assistant, having given way, asks for the turn again at once; nothing made the lock fair,
+    so it could take it back before the waiting run woke (a review's simulation saw runs wait 15 s).
+    Here the assistant waits first, then a run; when the holder ends, the run goes first, five times
+    over, and the assistant's turn comes after it."""
+    for _ in range(5):
+        release, order = threading.Event(), []
+        held = threading.Event()
+
+        def holder_job() -> None:
+            with training_lock.training_turn(training_lock.LEARNING_CURVE):
+                held.set()
+                release.wait(WAIT_S)
+
+        def turn(job: str, gives_way: threading.Event | None, waiting: threading.Event) -> None:
+            with training_lock.training_turn(job, gives_way=gives_way, waiting=lambda who: who and waiting.set()):
+                order.append(job)
+
+        first = threading.Thread(target=holder_job)
+        first.start()
+        assert held.wait(WAIT_S)
+        assistant_waits, run_waits = threading.Event(), threading.Event()
+        assistant = threading.Thread(target=turn, args=(training_lock.ASSISTANT, threading.Event(), assistant_waits))
+        assistant.start()
+        assert assistant_waits.wait(WAIT_S)
+        run = threading.Thread(target=turn, args=(training_lock.RUN, None, run_waits))
+        run.start()
+        assert run_waits.wait(WAIT_S)
+        release.set()
+        for thread in (first, run, assistant):
+            thread.join(WAIT_S)
+        assert order == [training_lock.RUN, training_lock.ASSISTANT]
+    assert training_lock.holder() is None and training_lock._firm_waiting == 0
+
+
 def test_the_assistant_gives_way_to_a_run_and_trains_again_after_it(tiny, tmp_path):
     from bertstudio.assist import LabellingAssistant
     from test_assist_assistant import annotate, make_project, sentiment_rows, settings
