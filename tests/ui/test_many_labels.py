@@ -360,3 +360,23 @@ def test_the_label_set_dialog_filters_150_labels_and_counts_each_ones_rows(qtbot
     qtbot.waitUntil(lambda: sport.data(COUNT_ROLE) == f"{oracle['sport'] + 1} rows")
     dialog.filter_edit.clear()
     assert not any(dialog.list.item(i).isHidden() for i in range(dialog.list.count()))
+
+
+def test_a_closed_label_set_dialog_stops_listening_to_label_keys(qtbot, session_factory, monkeypatch):
+    """Each Label set dialog the Label page opened stayed a child of the page after it closed, and
+    its lambdas kept recounting the labels at every key, one more dialog per visit."""
+    from PySide6.QtCore import SIGNAL
+
+    session = session_factory("sentence", labels=["neg", "pos"],
+                              splits={"train": [{"text": f"row {i}", "label": None} for i in range(5)]})
+    page = LabelPage(session)
+    qtbot.addWidget(page)
+    keys, imports = SIGNAL("gold_changed(QString,int)"), SIGNAL("data_imported(QString)")
+    before = session.receivers(keys), session.receivers(imports)
+    opened = []
+    monkeypatch.setattr(LabelSetDialog, "exec", lambda dialog: opened.append(dialog) or 0)  # closed at once
+    for _ in range(3):
+        page.edit_label_set()
+    assert len(opened) == 3
+    qtbot.waitUntil(lambda: (session.receivers(keys), session.receivers(imports)) == before)
+    assert not page.findChildren(LabelSetDialog)

@@ -176,9 +176,14 @@ class LabelSetDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(close)
         session.labels_changed.connect(self._fill)
-        session.gold_changed.connect(lambda _s, _r: self._counts_timer.start())
-        session.data_imported.connect(lambda _s: self._counts_timer.start())
+        # bound methods, not lambdas holding self: Qt ends these connections with the dialog (a lambda's
+        # outlived it, and every dialog ever opened recounted at each label key)
+        session.gold_changed.connect(self._count_soon)
+        session.data_imported.connect(self._count_soon)
         self._fill()
+
+    def _count_soon(self, *_args: object) -> None:
+        self._counts_timer.start()
 
     def _fill(self) -> None:
         current = self.list.currentRow()

@@ -327,7 +327,9 @@ class LabelPage(QWidget):
         self.progress.setValue(done)
 
     def edit_label_set(self) -> None:
-        LabelSetDialog(self.session, self).exec()
+        dialog = LabelSetDialog(self.session, self)
+        dialog.exec()
+        dialog.deleteLater()  # a child of the page: it stayed, listening to every label key, until the page went
         self.editor().setFocus()
 
     def review_suspected_errors(self) -> None:
