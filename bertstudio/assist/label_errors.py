@@ -232,7 +232,7 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
     from bertstudio.assist.pool import head_outputs, strong_features, token_model_probs
     from bertstudio.assist.strong import StrongRequest, train_strong
     from bertstudio.train.cartography import TrainingPasses
-    from bertstudio.train.training_lock import LABEL_CHECK, training_job
+    from bertstudio.train.training_lock import ASSISTANT, LABEL_CHECK, training_job
 
     labels = list(labels)
     per_word = spec_for(kind).per_word
@@ -246,55 +246,58 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
     passed = np.zeros((len(rows), len(labels)), dtype=np.float64)  # summed over the folds that trained on a row
     trained = np.zeros(len(rows), dtype=np.int64)
     started = time.perf_counter()
-    for i in range(k):
-        check_cancel(cancel)
-        train, test = np.flatnonzero(fold != i), np.flatnonzero(fold == i)
-        take = [int(rows[j]) for j in train]
-        if per_word:
-            values: list[Any] = [[labels[int(t)] for t in y[j]] for j in train]
-            request = StrongRequest(kind, labels, take, tokens=[list(pool.tokens[r]) for r in take],  # type: ignore[index]
-                                    values=values, model_path=str(model_path), seed=seed + i, method="finetune")
-        else:
-            values = [labels[int(y_arr[j])] for j in train]
-            request = StrongRequest(kind, labels, take, texts=[pool.texts[r] for r in take],  # type: ignore[index]
-                                    pairs=[pool.pairs[r] for r in take] if pool.pairs is not None else None,
-                                    values=values, model_path=str(model_path), seed=seed + i, method="finetune",
-                                    init_head=fit_logistic(pool.features[take], y_arr[train], len(labels), C=LOGISTIC_C,
-                                                           max_iter=1000))
+    with training_job(LABEL_CHECK):  # the turn is the check's between its folds (train/training_lock.py)
+        for i in range(k):
+            check_cancel(cancel)
+            train, test = np.flatnonzero(fold != i), np.flatnonzero(fold == i)
+            take = [int(rows[j]) for j in train]
+            if per_word:
+                values: list[Any] = [[labels[int(t)] for t in y[j]] for j in train]
+                request = StrongRequest(kind, labels, take, tokens=[list(pool.tokens[r]) for r in take],  # type: ignore[index]
+                                        values=values, model_path=str(model_path), seed=seed + i, method="finetune")
+            else:
+                values = [labels[int(y_arr[j])] for j in train]
+                request = StrongRequest(kind, labels, take, texts=[pool.texts[r] for r in take],  # type: ignore[index]
+                                        pairs=[pool.pairs[r] for r in take] if pool.pairs is not None else None,
+                                        values=values, model_path=str(model_path), seed=seed + i, method="finetune",
+                                        init_head=fit_logistic(pool.features[take], y_arr[train], len(labels), C=LOGISTIC_C,
+                                                               max_iter=1000))
 
-        def step(done: int, total: int, i: int = i) -> None:
+            def step(done: int, total: int, i: int = i) -> None:
+                if progress is not None:
+                    fraction = (i + 0.9 * done / max(total, 1)) / k
+                    progress(fraction, f"fold {i + 1} of {k}: step {done} of {total}{_time_left(started, fraction)}")
+
+            # method "finetune" is asked for: the label counts only matter to the automatic choice
+            passes = None if per_word else TrainingPasses(len(train))  # the request's rows are ``train``, in order
+            def waiting(job: str, i: int = i) -> None:  # another training of the app has the turn (train/training_lock.py)
+                if progress is not None and job:  # the assistant gives way: it is stopped, not waited for
+                    doing = ("stopping the assistant's background training after its current step" if job == ASSISTANT
+                             else f"waiting for {job} to finish")
+                    progress(i / k, f"fold {i + 1} of {k}: {doing}")
+
+            with training_job(LABEL_CHECK):  # what a training waiting for this fold is told
+                model = train_strong(request, counts={}, progress=step, cancel=cancel, passes=passes, waiting=waiting)
+            check_cancel(cancel)
+            if passes is not None:
+                mean = passes.mean()
+                if mean.shape[1] == len(labels):  # one column: nothing was recorded
+                    seen = ~np.isnan(mean).any(1)
+                    passed[train[seen]] += mean[seen]
+                    trained[train[seen]] += 1
+            held = [int(rows[j]) for j in test]
+            if per_word:
+                probs = token_model_probs(model.model, model.tokenizer, [list(pool.tokens[r]) for r in held],  # type: ignore[index]
+                                          cancel=cancel)
+                for j, p in zip(test, probs):
+                    out[j] = np.asarray(p, dtype=np.float64)
+            else:
+                part = PoolData(texts=[pool.texts[r] for r in held],  # type: ignore[index]
+                                pairs=[pool.pairs[r] for r in held] if pool.pairs is not None else None)
+                out[test] = head_outputs(model.model, strong_features(model.model, model.tokenizer, part, cancel=cancel))
+            del model
             if progress is not None:
-                fraction = (i + 0.9 * done / max(total, 1)) / k
-                progress(fraction, f"fold {i + 1} of {k}: step {done} of {total}{_time_left(started, fraction)}")
-
-        # method "finetune" is asked for: the label counts only matter to the automatic choice
-        passes = None if per_word else TrainingPasses(len(train))  # the request's rows are ``train``, in order
-        def waiting(job: str, i: int = i) -> None:  # another training of the app has the turn (train/training_lock.py)
-            if progress is not None and job:
-                progress(i / k, f"fold {i + 1} of {k}: waiting for {job} to finish")
-
-        with training_job(LABEL_CHECK):  # what a training waiting for this fold is told
-            model = train_strong(request, counts={}, progress=step, cancel=cancel, passes=passes, waiting=waiting)
-        check_cancel(cancel)
-        if passes is not None:
-            mean = passes.mean()
-            if mean.shape[1] == len(labels):  # one column: nothing was recorded
-                seen = ~np.isnan(mean).any(1)
-                passed[train[seen]] += mean[seen]
-                trained[train[seen]] += 1
-        held = [int(rows[j]) for j in test]
-        if per_word:
-            probs = token_model_probs(model.model, model.tokenizer, [list(pool.tokens[r]) for r in held],  # type: ignore[index]
-                                      cancel=cancel)
-            for j, p in zip(test, probs):
-                out[j] = np.asarray(p, dtype=np.float64)
-        else:
-            part = PoolData(texts=[pool.texts[r] for r in held],  # type: ignore[index]
-                            pairs=[pool.pairs[r] for r in held] if pool.pairs is not None else None)
-            out[test] = head_outputs(model.model, strong_features(model.model, model.tokenizer, part, cancel=cancel))
-        del model
-        if progress is not None:
-            progress((i + 1) / k, f"fold {i + 1} of {k}")
+                progress((i + 1) / k, f"fold {i + 1} of {k}")
     if per_word:
         return out, k, None
     in_training = np.full_like(passed, np.nan)

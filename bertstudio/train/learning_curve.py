@@ -394,43 +394,44 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     curve = LearningCurve(metric="", points=[], rows=total, skipped=skipped, classes=n_classes or 0,
                           eval_rows=len(eval_set.labelled_rows()))
     choose = _share_chooser(config, automatic)
-    for i, (size, seed) in enumerate(plan):
-        if cancel.is_set():
-            curve.cancelled = True
-            break
-        share = pick_rows(labelled, subsets[seed][size])  # the project rows stay with their examples
-        run_config = replace(choose(share), seed=seed, max_train_examples=None, output_dir=None, resume_from=None,
-                             labels=config.labels or list(labelled.labels) or None)
-        settings = {k: getattr(run_config, k) for k in SHOWN} if automatic is not None else {}
-        where = CurveProgress(i + 1, len(plan), size, seed)
-        if progress:
-            progress(done / weights.sum(), where)
+    with training_job(LEARNING_CURVE):  # the turn is the curve's between its runs (train/training_lock.py)
+        for i, (size, seed) in enumerate(plan):
+            if cancel.is_set():
+                curve.cancelled = True
+                break
+            share = pick_rows(labelled, subsets[seed][size])  # the project rows stay with their examples
+            run_config = replace(choose(share), seed=seed, max_train_examples=None, output_dir=None, resume_from=None,
+                                 labels=config.labels or list(labelled.labels) or None)
+            settings = {k: getattr(run_config, k) for k in SHOWN} if automatic is not None else {}
+            where = CurveProgress(i + 1, len(plan), size, seed)
+            if progress:
+                progress(done / weights.sum(), where)
 
-        def on_event(event: Any, control: Any, weight: float = weights[i], where: CurveProgress = where) -> None:
-            if progress and getattr(event, "kind", "") == "step":
-                share = event.step / max(event.total_steps, 1)
-                progress((done + weight * share) / weights.sum(), where)
-            elif progress and getattr(event, "phase", "") == "waiting":  # train/training_lock.py
-                progress(done / weights.sum(), replace(where, waiting_for=event.detail))
+            def on_event(event: Any, control: Any, weight: float = weights[i], where: CurveProgress = where) -> None:
+                if progress and getattr(event, "kind", "") == "step":
+                    share = event.step / max(event.total_steps, 1)
+                    progress((done + weight * share) / weights.sum(), where)
+                elif progress and getattr(event, "phase", "") == "waiting":  # train/training_lock.py
+                    progress(done / weights.sum(), replace(where, waiting_for=event.detail))
 
-        with training_job(LEARNING_CURVE):  # what a training waiting for this run is told
-            result = train_fn(run_config, share, eval_set, callbacks=[on_event], cancel=cancel)
-        if result.status == "cancelled":
-            curve.cancelled = True
-            break
-        if result.status != "finished":
-            raise result.error or TrainingError(result.message or "a run of the learning curve failed",
-                                                where=f"learning curve, {where}")
-        if not curve.metric:
-            from bertstudio.tasks import official_metrics  # a kind's name is no preset name
+            with training_job(LEARNING_CURVE):  # what a training waiting for this run is told
+                result = train_fn(run_config, share, eval_set, callbacks=[on_event], cancel=cancel)
+            if result.status == "cancelled":
+                curve.cancelled = True
+                break
+            if result.status != "finished":
+                raise result.error or TrainingError(result.message or "a run of the learning curve failed",
+                                                    where=f"learning curve, {where}")
+            if not curve.metric:
+                from bertstudio.tasks import official_metrics  # a kind's name is no preset name
 
-            curve.metric = main_metric(official_metrics(config.task, config.glue_task), result.metrics)
-            curve.baseline = constant_baseline(config, eval_set, curve.metric)
-        point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics), curve.metric, settings)
-        curve.points.append(point)
-        done += weights[i]
-        if on_point:
-            on_point(point)
+                curve.metric = main_metric(official_metrics(config.task, config.glue_task), result.metrics)
+                curve.baseline = constant_baseline(config, eval_set, curve.metric)
+            point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics), curve.metric, settings)
+            curve.points.append(point)
+            done += weights[i]
+            if on_point:
+                on_point(point)
     curve.refit()
     if progress and not curve.cancelled:
         progress(1.0, CurveProgress(len(plan), len(plan), sizes[-1], seeds[-1], done=True))

@@ -162,6 +162,7 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
     from bertstudio.tasks import official_metrics
     from bertstudio.train.distributed import launched_rank
     from bertstudio.train.engine import train
+    from bertstudio.train.training_lock import RUN, training_job
 
     summary = folder_for is None and config.output_dir  # the default layout: seed-N folders + seeds.json
     if folder_for is None:
@@ -171,25 +172,27 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
     out = SeedsResult("finished", None, asked=config.seeds)
     if summary and launched_rank() == 0:  # the job's folder, made now: one removed while the job runs stays gone
         Path(config.output_dir).mkdir(parents=True, exist_ok=True)
-    for seed in range(config.seed, config.seed + config.seeds):
-        if summary and launched_rank() == 0 and not Path(config.output_dir).is_dir():  # removed or moved meanwhile:
-            out.status = "failed"  # the next seed's run would make it again, and the summary go into it
-            out.message = f"{config.output_dir}: the job folder was removed or moved while the job ran (before seed {seed})"
-            break
-        run = replace(config, seed=seed, seeds=1, output_dir=folder_for(seed))
-        result = train(run, train_set, eval_set, callbacks=callbacks, cancel=cancel)
-        out.results.append(result)
-        if run.output_dir:
-            out.folders[seed] = run.output_dir
-        if on_run is not None:
-            on_run(seed, result)
-        if result.metrics:
-            out.metric = out.metric or main_metric(official_metrics(config.task, config.glue_task), result.metrics)
-            if out.metric in result.metrics:
-                out.values[seed] = float(result.metrics[out.metric])
-        if result.status != "finished":
-            out.status, out.message = result.status, f"seed {seed}: {result.message or result.status}"
-            break
+    with training_job(RUN):  # the turn is the job's between its seeds (train/training_lock.py)
+        for seed in range(config.seed, config.seed + config.seeds):
+            if summary and launched_rank() == 0 and not Path(config.output_dir).is_dir():  # removed or moved meanwhile:
+                out.status = "failed"  # the next seed's run would make it again, and the summary go into it
+                out.message = (f"{config.output_dir}: the job folder was removed or moved while the job ran "
+                               f"(before seed {seed})")
+                break
+            run = replace(config, seed=seed, seeds=1, output_dir=folder_for(seed))
+            result = train(run, train_set, eval_set, callbacks=callbacks, cancel=cancel)
+            out.results.append(result)
+            if run.output_dir:
+                out.folders[seed] = run.output_dir
+            if on_run is not None:
+                on_run(seed, result)
+            if result.metrics:
+                out.metric = out.metric or main_metric(official_metrics(config.task, config.glue_task), result.metrics)
+                if out.metric in result.metrics:
+                    out.values[seed] = float(result.metrics[out.metric])
+            if result.status != "finished":
+                out.status, out.message = result.status, f"seed {seed}: {result.message or result.status}"
+                break
     if summary and launched_rank() == 0:  # every process of a data-parallel run wrote it, the last with its own values
         root = Path(config.output_dir)
         if root.is_dir():

@@ -50,6 +50,7 @@ _holder: str | None = None  # the job holding the lock (its outermost turn)
 _depth = 0  # the holder's nested turns
 _gives_way: threading.Event | None = None  # the holder's: set by a job that waits for it (see gives_way)
 _owner: int | None = None  # the holder's thread
+_claims = 0  # jobs of several trainings in progress (training_job): the turn is theirs between them
 _firm_waiting = 0  # jobs waiting that never give way: a job that gives way lets them go first
 _local = threading.local()  # .job: what trainings started on this thread are part of; .no_wait: the GUI thread
 
@@ -62,13 +63,20 @@ def never_wait_here() -> None:
 @contextmanager
 def training_job(name: str) -> Iterator[None]:
     """Trainings started on this thread inside the block are part of the job ``name``: what
-    another job waiting for them is told (the learning curve's runs, the label-error check's folds)."""
+    another job waiting for them is told (the learning curve's runs, the label-error check's folds,
+    a seeds job's runs). The block claims the turn for the whole job: a job that gives way does
+    not take it between the job's trainings (it did, before each fold, seed and curve point, and
+    was stopped again each time after loading its model and training a step)."""
     outer = getattr(_local, "job", None)
     _local.job = outer or name
+    if outer is None:
+        _count_claims(1)
     try:
         yield
     finally:
         _local.job = outer
+        if outer is None:
+            _count_claims(-1)
 
 
 def holder() -> str | None:
@@ -146,7 +154,13 @@ def _owned() -> bool:
 
 def _may_take(firm: bool) -> bool:
     with _state:
-        return firm or _firm_waiting == 0
+        return firm or (_firm_waiting == 0 and _claims == 0)
+
+
+def _count_claims(n: int) -> None:
+    global _claims
+    with _state:
+        _claims += n
 
 
 def _take(firm: bool, timeout: float) -> bool:

@@ -383,27 +383,27 @@
         <translation>请打开或新建项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="44"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="43"/>
         <source>Import or label training examples first.</source>
         <translation>请先导入或标注训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="49"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="50"/>
         <source>Label at least {k} training examples first ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样例(目前已标注 {n} 个)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="53"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="54"/>
         <source>Add a second label: a classifier needs at least {k} classes (this project has {n}).</source>
         <translation>请再添加一个标签：分类器至少需要 {k} 个类别（此项目有 {n} 个）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="59"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="60"/>
         <source>Label at least {k} training examples of each label first; too few so far: {which}.</source>
         <translation>请先为每个标签标注至少 {k} 个训练样例；目前不足的标签:{which}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="71"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="72"/>
         <source>Label at least {k} training examples, or some dev examples, first: with no dev split a run evaluates on training examples it holds out ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
@@ -2510,52 +2510,52 @@
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="222"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="227"/>
         <source>1 token</source>
         <translation>1 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="222"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="227"/>
         <source>{n} tokens</source>
         <translation>{n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="224"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="229"/>
         <source>1 row</source>
         <translation>1 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="224"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="229"/>
         <source>{n} rows</source>
         <translation>{n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="272"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="277"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="272"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="277"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="283"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="288"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="284"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="294"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="294"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -2563,193 +2563,198 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="64"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="66"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="67"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="70"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="71"/>
         <source>Learning curve progress</source>
         <translation>学习曲线进度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="79"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="80"/>
         <source>Learning curve plot</source>
         <translation>学习曲线图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="80"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="81"/>
         <source>Each run&apos;s score against its labelled training rows, and the fitted curve: the text below says what it forecasts</source>
         <translation>每次运行的得分与其已标注训练行数的关系，以及拟合的曲线：下方文字说明它的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="84"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="85"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="88"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="90"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="91"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="127"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="128"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="151"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="152"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="192"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="196"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="197"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="202"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="203"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="205"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="206"/>
         <source>Cancelled after %n run(s).</source>
         <translation>
             <numerusform>已在 %n 次运行后取消。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="208"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="209"/>
         <source>%n run(s) done.</source>
         <translation>
             <numerusform>已完成 %n 次运行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="228"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="229"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="237"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="238"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="249"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="250"/>
         <source>The training split has no labelled rows: label some training examples first.</source>
         <translation>训练集没有已标注的行：请先标注一些训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="251"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="252"/>
         <source>Too few labelled rows ({rows}) to hold some out for evaluation: add a dev split, or label at least {least} training rows.</source>
         <translation>已标注的行太少（{rows} 行），无法留出一部分用于评估：请添加验证集，或至少标注 {least} 个训练行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="254"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="255"/>
         <source>The labelled training rows hold %n class(es): label rows of at least 2 classes.</source>
         <translation>
             <numerusform>已标注的训练行只有 %n 个类别：请标注至少 2 个类别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="257"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="258"/>
         <source>Every share of {rows:,} rows is smaller than the {k} classes: label at least {k} rows.</source>
         <translation>{rows:,} 行的每个比例都少于 {k} 个类别：请至少标注 {k} 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="266"/>
         <source>No dev split: {held:,} of {rows:,} labelled training rows are held out for evaluation.</source>
         <translation>没有验证集：{rows:,} 个已标注训练行中留出 {held:,} 行用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="272"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="273"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="289"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="290"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="293"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="294"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="296"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="298"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="299"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). No clear trend yet: the fit cannot tell how much more labels would help.</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。尚无明显趋势：拟合无法判断更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="306"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="316"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="317"/>
         <source>Answering the same label to every evaluation row scores {base}: the runs are no better than that yet.</source>
         <translation>对每个评估行都回答同一个标签可得 {base}：这些运行目前还不比它好。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="319"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
         <source>Runs at three or more sizes are needed to see one.</source>
         <translation>需要在三种或更多数据量下运行才能看出趋势。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="321"/>
         <source>The scores do not rise clearly beyond the spread between seeds.</source>
         <translation>分数的上升没有明显超出随机种子之间的差异。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="327"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="328"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="329"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="330"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="335"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="336"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="336"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="337"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="339"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="340"/>
+        <source>{line}: stopping the assistant&apos;s background training after its current step</source>
+        <translation>{line}：正在让助手的后台训练在当前步骤后停止</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="344"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="349"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="354"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>

@@ -304,6 +304,29 @@ def test_a_job_that_gives_way_never_takes_the_turn_while_a_run_waits_for_it():
     assert training_lock.holder() is None and training_lock._firm_waiting == 0
 
 
+def test_a_job_of_several_trainings_keeps_the_turn_between_them():
+    """A label check's folds, a learning curve's points, a seeds job's seeds: between two of them the
+    assistant took the turn back, loaded its model, trained a step and was stopped again (a sweep saw
+    it 14 times over one learning curve). The job's claim keeps the turn until the job ends."""
+    got = threading.Event()
+
+    def assistant() -> None:
+        with training_lock.training_turn(training_lock.ASSISTANT, gives_way=threading.Event()):
+            got.set()
+
+    with training_lock.training_job(training_lock.LEARNING_CURVE):
+        with training_lock.training_turn():
+            pass
+        thread = threading.Thread(target=assistant)
+        thread.start()  # between the job's trainings
+        assert not got.wait(5 * training_lock.WAIT_SLICE_S)
+        with training_lock.training_turn():  # the job's next training: at once
+            assert not got.is_set()
+    assert got.wait(WAIT_S)  # the job over, the assistant's turn
+    thread.join(WAIT_S)
+    assert training_lock._claims == 0 and training_lock.holder() is None
+
+
 def test_the_assistant_gives_way_to_a_run_and_trains_again_after_it(tiny, tmp_path):
     from bertstudio.assist import LabellingAssistant
     from test_assist_assistant import annotate, make_project, sentiment_rows, settings
