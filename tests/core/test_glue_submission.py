@@ -193,15 +193,20 @@ def test_submission_values_are_the_servers() -> None:
     assert submission_value(get_preset("QNLI"), {"label": "not_entailment"}) == "not_entailment"
 
 
-@pytest.mark.parametrize("index", ["01", "0101", "\u00b2", "\u0663", "\uff15"])
-def test_a_test_index_glue_would_misread_is_refused_naming_its_line(glue_runs, tmp_path, capsys, index) -> None:
-    """str.isdigit() took superscripts and non-ASCII digits, and "01" (the server's 1) passed as new."""
+def _submit_with_index(glue_runs, tmp_path, capsys, index: str):
+    """RTE's test file with line 5's index replaced by ``index``, submitted: (the file, exit, out, err)."""
     data, runs = glue_runs
     test = _copy_rte(data, tmp_path / "data")
     lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[4] = "\t".join([index, *lines[4].split("\t")[1:]])
     test.write_text("".join(lines), encoding="utf-8")
-    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    return (test, *_submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing"))
+
+
+@pytest.mark.parametrize("index", ["01", "0101", "\u00b2", "\u0663", "\uff15"])
+def test_a_test_index_glue_would_misread_is_refused_naming_its_line(glue_runs, tmp_path, capsys, index) -> None:
+    """str.isdigit() took superscripts and non-ASCII digits, and "01" (the server's 1) passed as new."""
+    test, code, out, err = _submit_with_index(glue_runs, tmp_path, capsys, index)
     assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
     assert str(test) in err and "line 5" in err and repr(index) in err
     assert not (tmp_path / "s.zip").exists()
@@ -211,12 +216,7 @@ def test_a_test_index_glue_would_misread_is_refused_naming_its_line(glue_runs, t
 def test_a_test_index_past_the_test_sets_rows_is_refused(glue_runs, tmp_path, capsys, index) -> None:
     """A 22-digit index was zipped: GLUE numbers a test set's n rows 0 to n-1, and the server has no
     such row (here the 8-row RTE stands for GLUE's; its line 5 held index 4)."""
-    data, runs = glue_runs
-    test = _copy_rte(data, tmp_path / "data")
-    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[4] = "\t".join([index, *lines[4].split("\t")[1:]])
-    test.write_text("".join(lines), encoding="utf-8")
-    code, out, err = _submit(runs, tmp_path / "data", tmp_path / "s.zip", capsys, "--allow-missing")
+    test, code, out, err = _submit_with_index(glue_runs, tmp_path, capsys, index)
     assert code == EXIT_USAGE and out == "" and len(err.strip().splitlines()) == 1, err
     assert f"{test}, line 5: index {index} is past the last row (GLUE numbers the 8 rows of its RTE test set 0 to 7)" in err
     assert not (tmp_path / "s.zip").exists()

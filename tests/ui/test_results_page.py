@@ -729,6 +729,19 @@ def test_after_a_swap_a_right_run_shows_no_error_and_its_prediction_writes_the_s
     project.close(compact=False)
 
 
+def _run_predicting_a_removed_class(project: Project) -> Path:
+    """A run that predicts "meh" for every row, "meh" then removed and another class added under its name."""
+    project.add_label("meh")
+    run = _right_run(project, "with-meh")
+    run_preds = _preds(run)
+    for p in run_preds:
+        p["label"] = "meh"
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in run_preds), encoding="utf-8")
+    project.remove_label("meh")
+    project.add_label("meh")  # another class under the removed one's name
+    return run
+
+
 def test_after_a_rename_a_right_run_shows_no_error_and_a_removed_class_is_not_written(qtbot, tmp_path):
     """pos renamed positive after the run: Errors only listed every right 'pos' row (4 of 8)."""
     project = make_project(tmp_path / "proj")
@@ -740,14 +753,7 @@ def test_after_a_rename_a_right_run_shows_no_error_and_a_removed_class_is_not_wr
     assert {table.item(i, 0).text() for i in range(table.rowCount())} >= {"positive", "neg"}
     assert "pos" not in {table.item(i, 0).text() for i in range(table.rowCount())}
     # a class removed since the run: refused, even where a later label took its old name
-    project.add_label("meh")
-    run = _right_run(project, "with-meh")
-    run_preds = _preds(run)
-    for p in run_preds:
-        p["label"] = "meh"
-    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in run_preds), encoding="utf-8")
-    project.remove_label("meh")
-    project.add_label("meh")  # another class under the removed one's name
+    run = _run_predicting_a_removed_class(project)
     page.show_run(run)
     _select_dev_row(page, 1)
     assert page.model.predicted_value(page.current_prediction()) == "meh (removed)"
@@ -803,14 +809,7 @@ def test_a_removed_class_and_the_metric_names_are_said_in_chinese(qtbot, qapp, t
     installed = app_module.install_translators(qapp, "zh_CN")
     project = make_project(tmp_path / "proj")
     try:
-        project.add_label("meh")
-        run = _right_run(project, "with-meh")
-        run_preds = _preds(run)
-        for p in run_preds:
-            p["label"] = "meh"
-        (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in run_preds), encoding="utf-8")
-        project.remove_label("meh")
-        project.add_label("meh")  # another class under the removed one's name
+        run = _run_predicting_a_removed_class(project)
         page = _shown_page(qtbot, project, tmp_path)
         page.show_run(run)
         qtbot.waitUntil(lambda: not page.is_loading(), timeout=5000)
