@@ -443,3 +443,14 @@ def test_an_unclosed_string_says_where_it_starts_without_a_dangling_at(tmp_path:
         load_examples(path)
     assert "invalid JSON: Unterminated string starting here" in str(info.value)
     assert info.value.where == "line 2, column 10"
+
+
+def test_a_nan_label_in_a_file_of_names_is_said_at_its_line_not_read_as_scores(tmp_path: Path) -> None:
+    """json.dumps writes a missing float as NaN: one in a file of label names made the guess
+    "scores", and line 1 was then refused as "score 'pos' is not a number"."""
+    path = tmp_path / "names.jsonl"
+    path.write_text('{"text": "good film", "label": "pos"}\n{"text": "bad film", "label": "neg"}\n'
+                    '{"text": "meh", "label": NaN}\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r"line 3: label nan .*null for a row without one"):
+        load_examples(path)
+    assert preview(path).suggested_kind == "sentence"

@@ -10,6 +10,7 @@ in chunks, so a large file never holds more than one chunk of Python objects.
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import Any, Mapping, Sequence
 
@@ -91,7 +92,11 @@ def suggest_jsonl(records: Sequence[dict[str, Any]]) -> tuple[str, dict[str, str
     kind, mapping = _suggest(key_counts(records))
     key = mapping.get("label")
     if kind in ("sentence", "pair") and key is not None:
-        floats = any(isinstance(r.get(key), float) for r in records)
+        values = [r.get(key) for r in records]
+        # a finite float, and no label written as a name: a NaN (json.dumps' word for a missing value)
+        # in a file of names made it scores, and the names then "not a number"
+        floats = any(isinstance(v, float) and math.isfinite(v) for v in values) and \
+            not any(isinstance(v, str) for v in values)
         if floats or (kind == "pair" and key.strip().lower() == SCORE_NAME):
             return "regression", mapping
     return scored_kind(kind, ["label"], _label_cells(records, key), "label"), mapping
