@@ -109,8 +109,9 @@ class RangeNotes(QObject):
 @dataclass(frozen=True)
 class Reading:
     """What a typed text means to a spin box: ``value`` the number (None where none can be told) and
-    ``problem``, "" when the field takes it, else why not: "empty", "range", "two_ways" (``value`` read
-    with the mark as a thousands separator, ``other`` as a decimal mark), "decimals", "whole", "number"."""
+    ``problem``, "" when the field takes it, else why not: "empty", "range", "two_ways" (``value`` as the
+    field's locale reads the mark, ``other`` with it read the other way: "1,000" in an English decimal
+    field is 1000 or 1, "1.000" in an English whole-number field 1 or 1000), "decimals", "whole", "number"."""
 
     value: float | None
     problem: str = ""
@@ -120,7 +121,8 @@ class Reading:
 def read_typed(spin: QSpinBox | QDoubleSpinBox, typed: str) -> Reading:
     """The number typed, read with the field's locale, and with the other decimal mark too where only one
     reading is possible: "2,5" or "0,001" cannot be thousands (a group has 3 digits and no leading 0),
-    "1.000.000" cannot be a decimal; "1,000" in a decimal field could be either and is refused."""
+    "1.000.000" cannot be a decimal; "1,000" in a decimal field could be either and is refused, as is
+    "1.000" in a whole-number field (English), where the decimals make no sense and a thousand might be meant."""
     # a locale's own digits (Arabic-Indic, as its textFromValue writes them) read as 0-9
     text = "".join(str(unicodedata.decimal(c)) if c.isdecimal() and not c.isascii() else c for c in _clean(spin, typed))
     if not text:
@@ -139,6 +141,10 @@ def read_typed(spin: QSpinBox | QDoubleSpinBox, typed: str) -> Reading:
         if number is None or not frac.isdigit() and frac or not head and not frac:
             return Reading(None, "number")
         value = float(f"{number}.{frac or 0}")
+        if whole_field and frac == "000" and _grouped(body, point) is not None:
+            # "1.000" in English: 1 as the field's locale reads it, but a whole number has no decimals to
+            # write, so it may be a thousand grouped as another locale groups it; both are whole: refused
+            other = float(_grouped(body, point))
     else:
         seps = {c for c in body if not c.isdigit()}
         if not seps:
@@ -161,7 +167,8 @@ def read_typed(spin: QSpinBox | QDoubleSpinBox, typed: str) -> Reading:
                 return Reading(None, "number")
     value *= sign
     if other is not None:
-        return Reading(value, "two_ways", sign * other)
+        return (Reading(int(value), "two_ways", int(sign * other)) if whole_field else
+                Reading(value, "two_ways", sign * other))
     if whole_field and math.isfinite(value) and value != int(value):  # "1.5" as a maximum length
         return Reading(value, "whole")
     if not spin.minimum() <= value <= spin.maximum():
@@ -201,7 +208,9 @@ class _ReadsTyped:
 
 
 class NumberSpinBox(_ReadsTyped, QSpinBox):
-    """A QSpinBox that reads "1.000" and "1,000" alike (a whole number has no decimal mark) and drops no keystroke."""
+    """A QSpinBox that reads either mark as a thousands separator where the field's locale does not take it
+    for its decimal point ("1,000" in English, "1.000" in German: 1000), refuses the locale's own decimal
+    point before 3 zeros visibly ("1.000" in English: 1 or 1000?) and drops no keystroke."""
 
 
 class DecimalSpinBox(_ReadsTyped, QDoubleSpinBox):

@@ -1576,3 +1576,30 @@ def test_a_number_typed_with_either_decimal_mark_keeps_its_size_or_is_said(qtbot
     _typed_and_left(qtbot, page, form.seeds_spin, "2.5")
     assert form.seeds_spin.value() == 1 and note.text() == (
         "2.5 is not a whole number, which the number of seeds needs: it was put back to 1.")
+
+
+@pytest.mark.parametrize("locale_name", ["C", "de_DE"])
+def test_a_whole_number_field_refuses_its_own_decimal_point_before_three_zeros(qtbot, session, locale_name):
+    """"1.000" typed as the seed in English was taken as seed 1 without a word, while the box's docstring said
+    it reads 1000: in a whole-number field the locale's own decimal point before 3 zeros is 1 or a thousand
+    (grouped as another locale groups it), so it is refused and said; the other mark still groups thousands."""
+    from PySide6.QtCore import QLocale
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    form = page.form
+    for spin in form.range_notes._names:
+        spin.setLocale(QLocale(locale_name))
+    page.show()
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow)
+    point = QLocale(locale_name).decimalPoint()
+    other = "," if point == "." else "."
+    form.seed_spin.setValue(7)
+    _typed_and_left(qtbot, page, form.seed_spin, f"1{point}000")
+    assert form.seed_spin.value() == 7 and form.range_note.text() == (
+        f"1{point}000 could be 1 or 1000 (the decimal point here is '{point}'): the seed was put back to 7.")
+    _typed_and_left(qtbot, page, form.seed_spin, f"1{other}000")
+    assert form.seed_spin.value() == 1000 and not form.range_note.isVisibleTo(page)
+    _typed_and_left(qtbot, page, form.seed_spin, f"0{point}000")  # no thousand is written "0.000": zero
+    assert form.seed_spin.value() == 0 and not form.range_note.isVisibleTo(page)
