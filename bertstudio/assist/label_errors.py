@@ -355,7 +355,8 @@ def _refuse_non_finite(probs: Sequence[np.ndarray]) -> None:
     if bad:
         raise ConfigError(f"the model's probabilities are not numbers (NaN or infinite) for {bad:,} "
                           f"{'item' if bad == 1 else 'items'}: its training diverged",
-                          expected="a model that trains (a lower learning rate, or the fast method)")
+                          expected="a model that trains (a lower learning rate, or the fast method)",
+                          facts={"refusal": "non_finite_probs", "items": bad})  # said in the Review queue's words
 
 
 def _log_gains(given: np.ndarray, probs: np.ndarray, prior: np.ndarray) -> np.ndarray:

@@ -81,6 +81,25 @@ class ExportDialog(QDialog):
                          .replace("%2", str(lost.unnamed[1])))
         return ", ".join(parts)
 
+    def _refusal_text(self, exc: BertStudioError) -> str:
+        """A writer's refusal in the interface's words where its facts say it (the CoNLL writer's tag that a
+        CoNLL file would read back as another tag read in English in the Chinese window); else as the core wrote it."""
+        facts = exc.facts
+        if facts.get("refusal") != "conll_tag":
+            return exc.message
+        why = {"no_type": self.tr("“I-” is an inside tag without an entity type"),
+               "opens": self.tr("{value} opens an entity (IOB1)"),
+               "other_type": self.tr("{value} follows {after}, another entity type, which it does not continue"),
+               "none_open": self.tr("{value} follows {after}, which leaves no entity open for it to continue")}.get(
+            facts.get("why", ""))
+        if why is None:
+            return exc.message
+        quoted = {k: f"“{facts.get(k)}”" for k in ("value", "after", "reads_as")}
+        return self.tr("Sentence {sentence}, tag {tag}: {why}, and a CoNLL file would read it back as {bio}, another "
+                       "tag. Save as CoNLL-U or JSON Lines, which keep the tags as they are.").format(
+            sentence=f"{facts.get('sentence', 0):,}", tag=facts.get("tag"),
+            why=why.format(value=quoted["value"], after=quoted["after"]), bio=quoted["reads_as"])
+
     def _on_browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
         if path:
@@ -121,7 +140,7 @@ class ExportDialog(QDialog):
         try:
             self.session.project.export(split, path, fmt)
         except BertStudioError as exc:
-            self.error_label.setText(exc.message)
+            self.error_label.setText(self._refusal_text(exc))
             return False
         except OSError as exc:  # the writers let disk errors through (full disk, a folder, no permission)
             self.error_label.setText(f"{path}: {exc.strerror or exc}")

@@ -261,8 +261,15 @@ class ReviewQueue(QWidget):
         self.finished.emit()
 
     def _refusal_text(self, facts: dict[str, Any]) -> str | None:
-        """The finder's refusal of too few rows (assist/label_errors' facts) in the UI's language: a
-        tagging project's read "too few tagged sentences to cross-validate" in English. None: another."""
+        """The finder's refusals (assist/label_errors' facts) in the UI's language: a tagging project's
+        read "too few tagged sentences to cross-validate" in English, and a diverged model's "the
+        model's probabilities are not numbers". None: another."""
+        if facts.get("refusal") == "non_finite_probs":
+            n = int(facts.get("items", 0))
+            items = self.tr("1 item") if n == 1 else self.tr("{n} items").format(n=f"{n:,}")
+            return self.tr("the model's probabilities are not numbers (NaN or infinite) for {items}: its training "
+                           "diverged. Check with a model that trains: a run with a lower learning rate, or the Quick method.").format(
+                items=items)
         if facts.get("refusal") != "too_few_to_cross_validate":
             return None
         return {"tagged_sentences": self.tr("too few tagged sentences to cross-validate: tag every word of at least "

@@ -1573,9 +1573,9 @@
     <name>ExportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="35"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="85"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="108"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="104"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="127"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="136"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
@@ -1611,7 +1611,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="73"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="96"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="115"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
@@ -1626,17 +1626,42 @@
         <translation>其 %2 列中的 %1 列</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="90"/>
+        <source>“I-” is an inside tag without an entity type</source>
+        <translation>“I-” 是没有实体类型的内部标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
+        <source>{value} opens an entity (IOB1)</source>
+        <translation>{value} 开始一个实体（IOB1）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <source>{value} follows {after}, another entity type, which it does not continue</source>
+        <translation>{value} 跟在另一实体类型的 {after} 之后，并不延续它</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
+        <source>{value} follows {after}, which leaves no entity open for it to continue</source>
+        <translation>{value} 跟在 {after} 之后，此处没有可延续的实体</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="98"/>
+        <source>Sentence {sentence}, tag {tag}: {why}, and a CoNLL file would read it back as {bio}, another tag. Save as CoNLL-U or JSON Lines, which keep the tags as they are.</source>
+        <translation>第 {sentence} 句，第 {tag} 个标签：{why}，CoNLL 文件读回时会把它读成另一个标签 {bio}。请另存为 CoNLL-U 或 JSON Lines，它们会原样保留标签。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="112"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="109"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="128"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="136"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
@@ -4054,59 +4079,64 @@
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="268"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
+        <source>the model&apos;s probabilities are not numbers (NaN or infinite) for {items}: its training diverged. Check with a model that trains: a run with a lower learning rate, or the Quick method.</source>
+        <translation>模型对 {items}给出的概率不是数值（NaN 或无穷大）：其训练发散了。请用能正常训练的模型检查：降低学习率的运行，或“快速”方法。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="275"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="277"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="272"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
         <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
         <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="285"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="284"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="291"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="327"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="334"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3). Treat its flags as questions, not answers: %4 sentences with a suspected error.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)。请把它的标记当作疑问而非答案:共 %4 个句子含疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="333"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="340"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), but its probabilities fit them no better than the label frequencies alone (p %4): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多行，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="344"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3), but its probabilities fit them no better than the tag frequencies alone (p %4): it has not learnt enough to question a tag, so none is listed. Tag more sentences, or choose the thorough check.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多句子，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="344"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="351"/>
         <source>Its probabilities fit the given labels better than the label frequencies alone (p %1).</source>
         <translation>它的概率对现有标签的拟合优于仅凭各标签的频率(p %1)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="351"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="358"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="357"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="364"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
@@ -4121,123 +4151,133 @@
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="314"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="269"/>
+        <source>1 item</source>
+        <translation>1 项</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="269"/>
+        <source>{n} items</source>
+        <translation>{n} 项</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="321"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="321"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="328"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="323"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="330"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="324"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="331"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="347"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="354"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="349"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="356"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="354"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="361"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="416"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="423"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="418"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="421"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="428"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="422"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="458"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="465"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="432"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="439"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="446"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="442"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="449"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="447"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="454"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="451"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="458"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="456"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="463"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="460"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="467"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="463"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="470"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="476"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="483"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="489"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="590"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="597"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="514"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="521"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>

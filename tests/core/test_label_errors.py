@@ -239,8 +239,9 @@ def test_a_diverged_models_nan_probabilities_are_refused_not_read_as_no_evidence
     probs = {r: np.array([0.8, 0.1, 0.1]) for r in range(30)}
     probs[3] = np.array([np.nan, np.nan, np.nan])
     probs[7] = np.array([np.inf, 0.0, 0.0])
-    with pytest.raises(ConfigError, match=r"not numbers \(NaN or infinite\) for 2 items: its training diverged"):
+    with pytest.raises(ConfigError, match=r"not numbers \(NaN or infinite\) for 2 items: its training diverged") as info:
         find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given], probs=probs)
+    assert info.value.facts == {"refusal": "non_finite_probs", "items": 2}  # the Review queue says it in its words
 
 
 def test_a_runs_probabilities_on_rows_replaced_since_are_not_used(tmp_path):

@@ -403,6 +403,11 @@ def test_an_inside_tag_that_continues_nothing_is_refused_saying_what_is_wrong(tm
         save_examples(es, tmp_path / "x.conll")
     assert info.value.problem == said and info.value.where == "sentence 1"
     assert not (tmp_path / "x.conll").exists()
+    facts = info.value.facts  # the Export dialog says it in its words from these
+    assert facts["refusal"] == "conll_tag" and (facts["sentence"], facts["tag"], facts["value"]) == (1, 2, tags[1])
+    assert facts["after"] == tags[0] and facts["reads_as"] == "B-" + tags[1][2:]
+    assert facts["why"] == {"I-": "no_type", "O": "opens", "B-PER": "other_type", "S-PER": "none_open"}.get(
+        tags[1] if tags[1] == "I-" else tags[0])
 
 
 def test_a_first_conll_token_starting_with_a_byte_order_mark_is_refused(tmp_path: Path) -> None:

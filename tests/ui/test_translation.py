@@ -1003,3 +1003,34 @@ def test_a_name_the_label_set_refuses_at_import_is_said_in_chinese(qtbot, chines
     assert said[0].startswith("标签 ") and "看起来相同" in said[0], said[0]
     assert said[1].startswith("标签名 ") and "200" in said[1], said[1]
     assert not any("label" in text for text in said), said
+
+
+def test_the_label_checks_and_the_conll_exports_refusals_are_said_in_chinese(qtbot, chinese, session_factory, tmp_path):
+    """Two core refusals without facts reached the Chinese window in English: the label check's "the model's
+    probabilities are not numbers (NaN or infinite) for 12 items: its training diverged" (Review queue) and
+    the CoNLL writer's "tag 1 is 'I-PER', which opens an entity (IOB1)…" (Export dialog)."""
+    from bertstudio.ui.export_dialog import ExportDialog
+    from bertstudio.ui.review_queue import ReviewQueue
+
+    session = session_factory("tagging", ["O", "B-PER", "I-PER"],
+                              {"train": [{"tokens": ["a", "b"], "tags": ["O", "O"]},
+                                         {"tokens": ["John", "Smith", "in"], "tags": ["I-PER", "I-PER", "O"]}]})
+    queue = ReviewQueue(session, "train")
+    qtbot.addWidget(queue)
+
+    class Failed:  # the worker's failure as the finder raised it (assist/label_errors._refuse_non_finite)
+        failure_facts = {"refusal": "non_finite_probs", "items": 1234}
+
+    queue._worker = Failed()
+    queue._on_failed("the model's probabilities are not numbers (NaN or infinite) for 1,234 items")
+    said = queue.summary.text()
+    assert "1,234 项" in said and "发散" in said and "probabilities" not in said, said
+
+    dialog = ExportDialog(session, None, "train")
+    qtbot.addWidget(dialog)
+    target = tmp_path / "ner.conll"
+    dialog.path_edit.setText(str(target))
+    assert not dialog.export() and not target.exists()
+    shown = dialog.error_label.text()
+    assert shown.startswith("第 2 句，第 1 个标签：“I-PER” 开始一个实体（IOB1）") and "“B-PER”" in shown, shown
+    assert "opens" not in shown and "CoNLL-U" in shown

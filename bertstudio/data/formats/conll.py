@@ -237,16 +237,18 @@ def read_conll(
                           list(labels) if labels is not None else list(seen), str(path), meta)
 
 
-def _continues_nothing(tags: Sequence[str], at: int) -> str:
+def _continues_nothing(tags: Sequence[str], at: int) -> tuple[str, str]:
     """What is wrong with ``tags[at]``, an I- tag that continues no entity (:func:`first_bio_error`):
-    IOB1 only after O or at the start; "B-X I-Y" and a bare "I-" were said as IOB1 too."""
+    IOB1 only after O or at the start; "B-X I-Y" and a bare "I-" were said as IOB1 too. The sentence,
+    and its kind for an interface's words: "no_type", "opens", "other_type", "none_open"."""
     tag, prev = tags[at][:40], (tags[at - 1][:40] if at else "O")
     if tag == "I-":
-        return f"tag {at + 1} is 'I-', an inside tag without an entity type"
+        return f"tag {at + 1} is 'I-', an inside tag without an entity type", "no_type"
     if prev == "O":
-        return f"tag {at + 1} is {tag!r}, which opens an entity (IOB1)"
-    why = " (another entity type)" if prev[:2] in ("B-", "I-") else ""  # else after E-X, S-X: no entity open
-    return f"tag {at + 1} is {tag!r} after {prev!r}, which it does not continue{why}"
+        return f"tag {at + 1} is {tag!r}, which opens an entity (IOB1)", "opens"
+    if prev[:2] in ("B-", "I-"):
+        return f"tag {at + 1} is {tag!r} after {prev!r}, which it does not continue (another entity type)", "other_type"
+    return f"tag {at + 1} is {tag!r} after {prev!r}, which it does not continue", "none_open"  # after E-X, S-X
 
 
 def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: bool = False) -> None:
@@ -263,9 +265,13 @@ def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: b
                 out.append(f"# sent_id = {row}")
             opens = None if conllu or tags is None else first_bio_error(tags)
             if opens is not None:  # IOB1 (a JSON Lines import keeps it): read back here as BIO, another tag set
-                raise DataError(f"{_continues_nothing(tags, opens)}, and a CoNLL file reads it back as BIO "
-                                f"('B-{tags[opens][2:][:40]}')", path=path,
-                                where=f"sentence {row}", expected="save as CoNLL-U or JSONL, which keep the tags as they are")
+                said, why = _continues_nothing(tags, opens)
+                facts = {"refusal": "conll_tag", "why": why, "sentence": row, "tag": opens + 1,
+                         "value": tags[opens][:40], "after": tags[opens - 1][:40] if opens else None,
+                         "reads_as": f"B-{tags[opens][2:][:40]}"}  # for the Export dialog's words
+                raise DataError(f"{said}, and a CoNLL file reads it back as BIO ('{facts['reads_as']}')", path=path,
+                                where=f"sentence {row}", expected="save as CoNLL-U or JSONL, which keep the tags as they are",
+                                facts=facts)
             for i, tok in enumerate(toks):
                 tag = tags[i] if tags is not None else None
                 forbidden = "\t\n\r" if conllu else " \t\n\r"
