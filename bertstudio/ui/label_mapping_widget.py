@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 
 from bertstudio.data.labelmap import propose_mapping
 from bertstudio.data.kinds import get_spec
+from bertstudio.ui.run_words import rows_or_tokens
 
 _CHOOSE, _LABEL, _NEW, _NONE = "choose", "label", "new", "none"
 _TARGET = Qt.ItemDataRole.UserRole + 1  # the label name a choice maps to (UserRole holds what kind of choice)
@@ -84,11 +85,7 @@ class LabelMappingBox(QGroupBox):
             new_class = combo.findData(_NEW)
             combo.setCurrentIndex(labels.index(target) + 1 if target is not None else new_class if fresh else 0)
             combo.currentIndexChanged.connect(lambda _i: self._on_changed())
-            if per_token:
-                counted = self.tr("1 token") if count == 1 else self.tr("{n} tokens").format(n=f"{count:,}")
-            else:
-                counted = self.tr("1 row") if count == 1 else self.tr("{n} rows").format(n=f"{count:,}")
-            self.form.addRow(f"{value}  ({counted})", combo)
+            self.form.addRow(f"{value}  ({rows_or_tokens(count, per_token)})", combo)
             self.combos[value] = combo
         self._on_changed()
 

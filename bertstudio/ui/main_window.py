@@ -37,7 +37,7 @@ from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
-from bertstudio.ui.run_words import project_refusal, read_only_text
+from bertstudio.ui.run_words import project_refusal, read_only_text, rows_or_tokens
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 from bertstudio.ui.welcome import WelcomePanel
 
@@ -373,14 +373,14 @@ class MainWindow(QMainWindow):
             data_page.show_split(session.current_split)  # saying train (one split is looked at everywhere)
         now = session.current_split
         if now == split:
-            said = self.tr("Imported %1 rows into %2")
+            said = self.tr("Imported %1 into %2")
         elif now != here:  # where they went, and why the pages are elsewhere (they said "stay" as they moved)
-            said = self.tr("Imported %1 rows into %2; the pages moved to %3, where rows wait for labels")
+            said = self.tr("Imported %1 into %2; the pages moved to %3, where rows wait for labels")
         elif to_label:
-            said = self.tr("Imported %1 rows into %2; the pages stay on %3, where rows wait for labels")
+            said = self.tr("Imported %1 into %2; the pages stay on %3, where rows wait for labels")
         else:
-            said = self.tr("Imported %1 rows into %2; the pages stay on %3")
-        said = said.replace("%1", str(rows)).replace("%2", split_name(split)).replace("%3", split_name(now))
+            said = self.tr("Imported %1 into %2; the pages stay on %3")
+        said = said.replace("%1", rows_or_tokens(rows)).replace("%2", split_name(split)).replace("%3", split_name(now))
         self.statusBar().showMessage(said, 10_000)
 
     def export_data(self) -> None:

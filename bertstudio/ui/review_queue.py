@@ -44,6 +44,7 @@ from bertstudio.ui import theme
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.review_store import ReviewStore, row_key
 from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.sentences import counted
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +267,7 @@ class ReviewQueue(QWidget):
         model's probabilities are not numbers". None: another."""
         if facts.get("refusal") == "non_finite_probs":
             n = int(facts.get("items", 0))
-            items = self.tr("1 item") if n == 1 else self.tr("{n} items").format(n=f"{n:,}")
+            items = counted(n, self.tr("1 item"), self.tr("{n} items"))
             return self.tr("the model's probabilities are not numbers (NaN or infinite) for {items}: its training "
                            "diverged. Check with a model that trains: a run with a lower learning rate, or the Quick method.").format(
                 items=items)

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QCoreApplication
 
 from bertstudio.ui.run_reader import READING
-from bertstudio.ui.sentences import join_sentences
+from bertstudio.ui.sentences import counted, join_sentences
 from bertstudio.ui.session import split_name
 
 
@@ -272,6 +272,13 @@ def seeds_summary(result: Any) -> str:
     return (_tr("{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})") if asked > runs else
             _tr("{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})")).format(
         runs=runs, asked=asked, metric=metric, mean=mean, sd=spread, low=low, high=high)
+
+
+def rows_or_tokens(n: int, tokens: bool = False) -> str:
+    """``n`` rows ("1 row", "1,234 rows"), or a tag set's tokens, as the label counts say them."""
+    if tokens:
+        return counted(n, _tr("1 token"), _tr("{n} tokens"))
+    return counted(n, _tr("1 row"), _tr("{n} rows"))
 
 
 def read_only_text() -> str:

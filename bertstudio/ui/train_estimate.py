@@ -25,6 +25,7 @@ from bertstudio.train.estimate import (
     Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
 )
 from bertstudio.ui import theme
+from bertstudio.ui.sentences import counted
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -134,12 +135,13 @@ class TimeEstimateLabel(QLabel):
             "frozen": self.tr("a head on the frozen encoder"), "lora": self.tr("LoRA"),
             "full": self.tr("fine-tuning")}.get(config.mode, self.tr("fine-tuning the top layers"))
         if config.seeds > 1:
-            text = self.tr("{rows} labelled rows: {method}, {seeds} seeds would take {time}")
+            text = self.tr("{rows}: {method}, {seeds} seeds would take {time}")
         else:
-            text = self.tr("{rows} labelled rows: {method} would take {time}")
+            text = self.tr("{rows}: {method} would take {time}")
         figure, unit = rounded(seconds)
         time = {"s": self.tr("~{n} s"), "min": self.tr("~{n} min")}.get(unit) or self.tr("~{n} h")
-        return text.format(rows=rows, method=method, seeds=config.seeds, time=time.format(n=figure))
+        rows_said = counted(rows, self.tr("1 labelled row"), self.tr("{n} labelled rows"))  # "190,000 labelled rows"
+        return text.format(rows=rows_said, method=method, seeds=config.seeds, time=time.format(n=figure))
 
     def _source(self, throughput: Throughput) -> str:
         rate = f"{throughput.examples_per_s:.0f}"

@@ -880,16 +880,36 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_words.py" line="280"/>
+        <source>1 token</source>
+        <translation>1 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="280"/>
+        <source>{n} tokens</source>
+        <translation>{n} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
+        <source>1 row</source>
+        <translation>1 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
+        <source>{n} rows</source>
+        <translation>{n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="287"/>
         <source>Read-only: browse, predict and compare; labels and runs cannot be saved here</source>
         <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="290"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="297"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="293"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="300"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
@@ -2330,77 +2350,57 @@
 <context>
     <name>LabelMappingBox</name>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="34"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="35"/>
         <source>Labels (what each label of the file becomes)</source>
         <translation>标签(文件中的每个标签对应到什么)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="43"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="44"/>
         <source>Add the rest as new classes</source>
         <translation>其余全部作为新类别添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="45"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="46"/>
         <source>Leave the rest unlabelled</source>
         <translation>其余全部保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="69"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="70"/>
         <source>The file&apos;s labels are not all labels of this project (%1). Choose what each one becomes:</source>
         <translation>文件中的标签并不都是此项目的标签(%1)。请为每个标签选择对应项:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="77"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="78"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="80"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="81"/>
         <source>add “%1” as a new class</source>
         <translation>将“%1”添加为新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="82"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="83"/>
         <source>leave unlabelled</source>
         <translation>保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
-        <source>1 token</source>
-        <translation>1 个词元</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
-        <source>{n} tokens</source>
-        <translation>{n} 个词元</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="90"/>
-        <source>1 row</source>
-        <translation>1 行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="90"/>
-        <source>{n} rows</source>
-        <translation>{n} 行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="140"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="137"/>
         <source>%1 value(s) become project labels</source>
         <translation>%1 个值对应到项目标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="142"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="139"/>
         <source>%1 new class(es) will be added</source>
         <translation>将添加 %1 个新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="144"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="141"/>
         <source>%1 row(s) stay unlabelled</source>
         <translation>%1 行保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="146"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="143"/>
         <source>choose for: %1</source>
         <translation>请选择对应项:%1</translation>
     </message>
@@ -2535,52 +2535,32 @@
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="227"/>
-        <source>1 token</source>
-        <translation>1 个词元</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="227"/>
-        <source>{n} tokens</source>
-        <translation>{n} 个词元</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="229"/>
-        <source>1 row</source>
-        <translation>1 行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="229"/>
-        <source>{n} rows</source>
-        <translation>{n} 行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="277"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="272"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="277"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="272"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="288"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="283"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="284"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="294"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="294"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="289"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -2857,26 +2837,6 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="376"/>
-        <source>Imported %1 rows into %2</source>
-        <translation>已导入 %1 行到 %2</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
-        <source>Imported %1 rows into %2; the pages moved to %3, where rows wait for labels</source>
-        <translation>已导入 %1 行到 %2；各页面已转到 %3，那里还有待标注的行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
-        <source>Imported %1 rows into %2; the pages stay on %3, where rows wait for labels</source>
-        <translation>已导入 %1 行到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="382"/>
-        <source>Imported %1 rows into %2; the pages stay on %3</source>
-        <translation>已导入 %1 行到 %2；各页面仍停在 %3</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/main_window.py" line="422"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
@@ -2925,6 +2885,26 @@
         <location filename="../../bertstudio/ui/main_window.py" line="145"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="376"/>
+        <source>Imported %1 into %2</source>
+        <translation>已导入 %1到 %2</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
+        <source>Imported %1 into %2; the pages moved to %3, where rows wait for labels</source>
+        <translation>已导入 %1到 %2；各页面已转到 %3，那里还有待标注的行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
+        <source>Imported %1 into %2; the pages stay on %3, where rows wait for labels</source>
+        <translation>已导入 %1到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="382"/>
+        <source>Imported %1 into %2; the pages stay on %3</source>
+        <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/main_window.py" line="465"/>
@@ -4018,266 +3998,266 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="96"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="97"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="113"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="217"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="114"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="218"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="118"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="119"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="119"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="120"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="126"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="127"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="131"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="132"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="140"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="141"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="141"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="142"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="146"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="147"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="177"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="178"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="216"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="217"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="259"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="260"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="271"/>
         <source>the model&apos;s probabilities are not numbers (NaN or infinite) for {items}: its training diverged. Check with a model that trains: a run with a lower learning rate, or the Quick method.</source>
         <translation>模型对 {items}给出的概率不是数值（NaN 或无穷大）：其训练发散了。请用能正常训练的模型检查：降低学习率的运行，或“快速”方法。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="275"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="276"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="277"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
         <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
         <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="285"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="286"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="291"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="292"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="334"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="335"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3). Treat its flags as questions, not answers: %4 sentences with a suspected error.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)。请把它的标记当作疑问而非答案:共 %4 个句子含疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="340"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="341"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), but its probabilities fit them no better than the label frequencies alone (p %4): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多行，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="344"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="345"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3), but its probabilities fit them no better than the tag frequencies alone (p %4): it has not learnt enough to question a tag, so none is listed. Tag more sentences, or choose the thorough check.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多句子，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="351"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
         <source>Its probabilities fit the given labels better than the label frequencies alone (p %1).</source>
         <translation>它的概率对现有标签的拟合优于仅凭各标签的频率(p %1)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="358"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="359"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="364"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="365"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="203"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="204"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="121"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="122"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="269"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
         <source>1 item</source>
         <translation>1 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="269"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
         <source>{n} items</source>
         <translation>{n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="321"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="328"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="330"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="330"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="331"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="331"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="332"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="354"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="355"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="356"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="357"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="361"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="362"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="423"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="428"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="465"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="466"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="432"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="446"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="447"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="449"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="450"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="454"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="455"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="458"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="459"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="463"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="464"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="467"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="468"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="470"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="471"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="483"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="484"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="497"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="597"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="598"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="521"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="522"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -5146,77 +5126,87 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="137"/>
-        <source>{rows} labelled rows: {method}, {seeds} seeds would take {time}</source>
-        <translation>{rows} 行已标注：{method}，{seeds} 个种子需要 {time}</translation>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
+        <source>{rows}: {method}, {seeds} seeds would take {time}</source>
+        <translation>{rows}：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="139"/>
-        <source>{rows} labelled rows: {method} would take {time}</source>
-        <translation>{rows} 行已标注：{method} 需要 {time}</translation>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
+        <source>{rows}: {method} would take {time}</source>
+        <translation>{rows}：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="142"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="142"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="142"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="147"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="143"/>
+        <source>1 labelled row</source>
+        <translation>已标注 1 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="143"/>
+        <source>{n} labelled rows</source>
+        <translation>已标注 {n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="149"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="149"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="153"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="153"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="155"/>
         <source>(rough: this computer is timed once the labelling assistant is idle)</source>
         <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="154"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="156"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>

@@ -126,3 +126,17 @@ def test_with_every_split_labelled_a_labelled_dev_import_leaves_the_pages_off_it
     assert (session.current_split, session.current_row) == ("train", 2) and window.pages["data"].split == "train"
     assert window.statusBar().currentMessage() == "Imported 3 rows into dev; the pages stay on train"
     window.close()
+
+
+def test_the_import_status_counts_one_row_and_groups_thousands(qtbot, tmp_path):
+    """The status bar said "Imported 1 rows into dev" and "Imported 12000 rows": the house's counted words
+    (1 row, 12,000 rows), as the Label set dialog says them."""
+    labelled = [{"text": f"t{i}", "label": LABELS[i % 2]} for i in range(4)]
+    window = _window(qtbot, tmp_path, {"train": labelled}, "train")
+    session = window.session
+    session.import_examples(from_records("sentence", DEV[:1], labels=LABELS), "dev")
+    window._on_imported("dev", 1)
+    assert window.statusBar().currentMessage() == "Imported 1 row into dev; the pages stay on train"
+    window._on_imported("dev", 12_000)  # the count as the Import dialog tells it
+    assert window.statusBar().currentMessage() == "Imported 12,000 rows into dev; the pages stay on train"
+    window.close()

@@ -157,3 +157,17 @@ def test_a_run_started_while_the_computer_is_timed_stops_the_timing(qtbot, tmp_p
         qtbot.waitUntil(lambda: "rough" not in page.estimate_label.text(), timeout=30_000)  # the run's own speed
     finally:
         session.close()
+
+
+def test_the_estimate_counts_one_labelled_row_and_groups_thousands(qtbot, tmp_path):
+    """The estimate line read "190000 labelled rows: …" and "1 labelled rows: …": the house's counted words."""
+    from bertstudio.ui.train_estimate import TimeEstimateLabel
+
+    session = ProjectSession(Project.create(tmp_path / "p", name="p", kind="sentence", labels=["a", "b"]),
+                             settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    label = TimeEstimateLabel(session)
+    qtbot.addWidget(label)
+    config = TrainConfig(task="sentence", head="embedding", method="setfit")
+    assert label._sentence(config, 190_000, 540).startswith("190,000 labelled rows: SetFit would take ")
+    assert label._sentence(config, 1, 540).startswith("1 labelled row: SetFit would take ")
+    session.close()

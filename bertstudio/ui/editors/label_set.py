@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
-from bertstudio.ui.run_words import project_refusal
+from bertstudio.ui.run_words import project_refusal, rows_or_tokens
 from bertstudio.ui.session import ProjectSession, split_name
 
 
@@ -221,12 +221,7 @@ class LabelSetDialog(QDialog):
             name = str(item.data(Qt.ItemDataRole.UserRole))
             per_split = uses.get(name, {})
             n = sum(per_split.values())
-            # the house's counted words ("1 row", "3 rows", "1,234 rows"): Qt's %n needs an English .qm for its
-            # plural and does not group the digits
-            if tokens:
-                count = self.tr("1 token") if n == 1 else self.tr("{n} tokens").format(n=f"{n:,}")
-            else:
-                count = self.tr("1 row") if n == 1 else self.tr("{n} rows").format(n=f"{n:,}")
+            count = rows_or_tokens(n, bool(tokens))
             item.setData(COUNT_ROLE, count)
             where = _uses_per_split(per_split)
             item.setToolTip(f"{name}\n{count}" + (f" ({where})" if where else ""))
