@@ -58,7 +58,7 @@ from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.new_project_dialog import kind_name
-from bertstudio.ui.run_words import project_refusal, read_only_text
+from bertstudio.ui.run_words import is_read_only, project_refusal, read_only_text
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ class ImportDialog(QDialog):
         self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
         self._build()
         self.resize(860, 600)
-        if getattr(session.project, "read_only", False) is True:  # said before a file is picked, not after its labels
+        if is_read_only(session.project):  # said before a file is picked, not after its labels
             self._refuse_read_only()
             return
         if path:

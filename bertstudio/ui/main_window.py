@@ -37,7 +37,7 @@ from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
-from bertstudio.ui.run_words import project_refusal, read_only_text, rows_or_tokens
+from bertstudio.ui.run_words import is_read_only, project_refusal, read_only_text, rows_or_tokens
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 from bertstudio.ui.welcome import WelcomePanel
 
@@ -340,7 +340,7 @@ class MainWindow(QMainWindow):
                 return False
         if not self._require_project():
             return False
-        if _is_read_only(self.session.project):  # a file dropped on it: refused before any dialog, in the open's words
+        if is_read_only(self.session.project):  # a file dropped on it: refused before any dialog, in the open's words
             self.statusBar().showMessage(self.read_only_line(), 15_000)
             return False
         from bertstudio.ui.import_dialog import ImportDialog
@@ -415,7 +415,7 @@ class MainWindow(QMainWindow):
         log.warning("%s", failure)
         error = failure if isinstance(failure, BertStudioError) else getattr(failure, "error", None)
         if error is not None:
-            if error.facts.get("refusal") == "read_only" and _is_read_only(self.session.project):
+            if error.facts.get("refusal") == "read_only" and is_read_only(self.session.project):
                 self.statusBar().showMessage(self.read_only_line(), 15_000)
                 return
             failure = project_refusal(error) or str(failure)
@@ -484,7 +484,7 @@ class MainWindow(QMainWindow):
             self.show_page(page)
         self._update_status()
         self._update_title()
-        if _is_read_only(project):  # said once, here: every page still browses, predicts and compares
+        if is_read_only(project):  # said once, here: every page still browses, predicts and compares
             self.statusBar().showMessage(self.read_only_line())
 
     def _on_project_closing(self, _project: Any) -> None:
@@ -496,7 +496,7 @@ class MainWindow(QMainWindow):
     def _show_import_allowed(self, project: Any) -> None:
         """Import into a read-only project ran the whole dialog (a file picked, its labels mapped), then
         failed with the generic write error: it is greyed from the open, its tooltip saying why."""
-        read_only = _is_read_only(project)
+        read_only = is_read_only(project)
         self.import_action.setEnabled(not read_only)
         reason = self.read_only_line() if read_only else ""
         self.import_action.setToolTip(reason)  # "": back to the action's own text
@@ -528,7 +528,7 @@ class MainWindow(QMainWindow):
 
         self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", shown_name(project.name))
                                    .replace("%2", kind_name(project.kind)))
-        if _is_read_only(project):  # stays after the open's message has gone
+        if is_read_only(project):  # stays after the open's message has gone
             self.project_label.setText(self.tr("%1, read-only").replace("%1", self.project_label.text()))
             self.project_label.setToolTip(f"{self.project_label.text()}\n{self.read_only_line()}")
         self.split_label.setText(self.tr("Split: %1").replace("%1", split_name(split)))
@@ -720,10 +720,6 @@ class MainWindow(QMainWindow):
         self._compact_timer.stop()
         event.accept()
         self.closed.emit()
-
-
-def _is_read_only(project: Any) -> bool:
-    return project is not None and getattr(project, "read_only", False) is True
 
 
 def _same_folder(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

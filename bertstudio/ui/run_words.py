@@ -281,6 +281,13 @@ def rows_or_tokens(n: int, tokens: bool = False) -> str:
     return counted(n, _tr("1 row"), _tr("{n} rows"))
 
 
+def is_read_only(project: Any) -> bool:
+    """Whether ``project`` (None: none open) was opened where it cannot be written (data/project's
+    read_only): the one test the window and the Import dialog ask (each spelled it out). Only the flag
+    itself counts (``is True``), as both copies had it."""
+    return project is not None and getattr(project, "read_only", False) is True
+
+
 def read_only_text() -> str:
     """What a project opened where it cannot be written still does (said at open, in the project's
     tooltip, and for each edit or run it refuses)."""
