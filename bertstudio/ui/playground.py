@@ -74,6 +74,20 @@ def _bar_html(name: str, p: float, best: bool) -> str:
 WORDS_PER_ROW = 10  # the tagged words of a long sentence wrap, as text does
 NOT_READ = "—"  # under a word that tokenises to nothing (a zero-width space): no tag was predicted
 
+def null_answers_of_folder(model_dir: str | os.PathLike[str]) -> bool | None:
+    """Whether the QA model in ``model_dir`` may answer "no answer" (its config.json's
+    bertstudio.null_answers, tasks/qa.null_answers_in); None where that cannot be read (not said)."""
+    import json
+
+    from bertstudio.tasks.qa import null_answers_in
+
+    try:
+        meta = json.loads((Path(model_dir) / "config.json").read_text(encoding="utf-8")).get("bertstudio")
+        return null_answers_in(type("Config", (), {"bertstudio": meta})())
+    except (OSError, ValueError, AttributeError, BertStudioError):
+        return None
+
+
 class PlaygroundPage(QWidget):
     prediction_shown = Signal(dict)
 
@@ -296,7 +310,10 @@ class PlaygroundPage(QWidget):
             with lock:
                 if generation != self._generation:  # a newer input came while this one waited: not computed
                     return {"inputs": inputs, "skipped": True}
-                return {"inputs": inputs, **predict_with(model_dir, inputs)}
+                result = {"inputs": inputs, **predict_with(model_dir, inputs)}
+                if "answer" in result:  # whether it may say "no answer": its own words say which it is
+                    result["null_answers"] = null_answers_of_folder(model_dir)
+                return result
 
         self._job = ThreadJob(job, name="bertstudio-predict", heavy=True)
         self._job.succeeded.connect(self._on_job_succeeded)  # bound methods: dropped if the page goes first
@@ -383,12 +400,24 @@ class PlaygroundPage(QWidget):
         esc = html.escape
         context = result["inputs"]["context"]
         start, answer = int(result.get("start", -1)), str(result.get("answer") or "")
+        # what kind of model answered: one trained with unanswerable questions says "no answer" where it
+        # finds none (one such question among 522 made a model say it to every question, with nothing said);
+        # one trained without them answers every question with a span, however unrelated (a teacher's sweep)
+        null_answers = result.get("null_answers")
         if start < 0 or not answer:
             none = self.tr("No answer in the context.")  # outside the f-string, where lupdate sees it
-            return f"<p><i>{esc(none)}</i></p><p>{esc(context)}</p>"
+            why = self.tr("This model was trained on questions with no answer in their context too (one ticked "
+                          "\"No answer in this context\" on the Label page makes it so), and it says so where it "
+                          "finds none.")
+            note = f"<p><small>{esc(why)}</small></p>" if null_answers else ""
+            return f"<p><i>{esc(none)}</i></p>{note}<p>{esc(context)}</p>"
         marked = (esc(context[:start]) + shaded(f"<b>{esc(context[start:start + len(answer)])}</b>", PRED_BG)
                   + esc(context[start + len(answer):]))
         score = result.get("score")
-        word = self.tr("score")  # outside the f-string, where lupdate sees it
+        word = self.tr("span score (its start and end logits added: not a probability)")  # where lupdate sees it
         head = f"<h3>{esc(answer)}</h3>" + (f"<p>{esc(word)} {float(score):.3f}</p>" if score is not None else "")
+        if null_answers is False:
+            always = self.tr("This model always answers with a span of the context: it was trained with no "
+                             "unanswerable questions, so it cannot say that a question has no answer here.")
+            head += f"<p><small>{esc(always)}</small></p>"
         return head + f"<p>{marked}</p>"

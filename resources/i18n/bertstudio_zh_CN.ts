@@ -899,17 +899,17 @@
         <translation>{n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="287"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="294"/>
         <source>Read-only: browse, predict and compare; labels and runs cannot be saved here</source>
         <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="297"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="304"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="300"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="307"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
@@ -3300,136 +3300,146 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="126"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="120"/>
+        <location filename="../../bertstudio/ui/playground.py" line="134"/>
         <source>Prediction</source>
         <translation>预测结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="121"/>
+        <location filename="../../bertstudio/ui/playground.py" line="135"/>
         <source>Notes on the prediction</source>
         <translation>关于预测结果的说明</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="126"/>
+        <location filename="../../bertstudio/ui/playground.py" line="140"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="140"/>
+        <location filename="../../bertstudio/ui/playground.py" line="154"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="140"/>
+        <location filename="../../bertstudio/ui/playground.py" line="154"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="141"/>
+        <location filename="../../bertstudio/ui/playground.py" line="155"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="142"/>
+        <location filename="../../bertstudio/ui/playground.py" line="156"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="143"/>
+        <location filename="../../bertstudio/ui/playground.py" line="157"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="144"/>
+        <location filename="../../bertstudio/ui/playground.py" line="158"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="188"/>
+        <location filename="../../bertstudio/ui/playground.py" line="202"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="189"/>
+        <location filename="../../bertstudio/ui/playground.py" line="203"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="190"/>
+        <location filename="../../bertstudio/ui/playground.py" line="204"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="225"/>
+        <location filename="../../bertstudio/ui/playground.py" line="239"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="287"/>
+        <location filename="../../bertstudio/ui/playground.py" line="301"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="290"/>
+        <location filename="../../bertstudio/ui/playground.py" line="304"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="312"/>
+        <location filename="../../bertstudio/ui/playground.py" line="329"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="317"/>
+        <location filename="../../bertstudio/ui/playground.py" line="334"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="321"/>
+        <location filename="../../bertstudio/ui/playground.py" line="338"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="335"/>
+        <location filename="../../bertstudio/ui/playground.py" line="352"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="338"/>
+        <location filename="../../bertstudio/ui/playground.py" line="355"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="354"/>
+        <location filename="../../bertstudio/ui/playground.py" line="371"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="359"/>
+        <location filename="../../bertstudio/ui/playground.py" line="376"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="362"/>
+        <location filename="../../bertstudio/ui/playground.py" line="379"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="387"/>
+        <location filename="../../bertstudio/ui/playground.py" line="408"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="392"/>
-        <source>score</source>
-        <translation>得分</translation>
+        <location filename="../../bertstudio/ui/playground.py" line="409"/>
+        <source>This model was trained on questions with no answer in their context too (one ticked &quot;No answer in this context&quot; on the Label page makes it so), and it says so where it finds none.</source>
+        <translation>这个模型训练时也用了在上下文中没有答案的问题（在标注页勾选一个“此上下文中没有答案”就是如此），所以在找不到答案时会这样说。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="417"/>
+        <source>span score (its start and end logits added: not a probability)</source>
+        <translation>片段得分（起点与终点 logit 之和，不是概率）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="420"/>
+        <source>This model always answers with a span of the context: it was trained with no unanswerable questions, so it cannot say that a question has no answer here.</source>
+        <translation>这个模型总会从上下文中给出一个片段作为答案：它训练时没有用过无法回答的问题，所以不会说某个问题在这里没有答案。</translation>
     </message>
 </context>
 <context>

@@ -506,3 +506,31 @@ def test_two_jobs_runs_of_one_name_are_told_apart_in_the_run_list(qtbot, tmp_pat
         assert len(texts) == 2 and texts[0].startswith("seeds4/seed-42") and texts[1].startswith("seeds5/seed-42"), texts
     finally:
         project.close(compact=False)
+
+
+def test_a_qa_answer_says_what_kind_of_model_gave_it_and_what_its_score_is(qtbot, tmp_path):
+    """One question marked "No answer" among 522 made the model say "No answer in the context." to
+    every question, as a plain fact; a model trained without such questions answered "Who won the
+    2010 World Cup?" with "Rollo", score 6.343 (logits, read as a grade). Each now says which it is."""
+    from bertstudio.ui.playground import null_answers_of_folder
+
+    project = Project.create(tmp_path / "qa", name="qa", kind="qa", labels=[])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    inputs = {"context": "Rollo led the Normans.", "question": "Who won the 2010 World Cup?"}
+    span = {"inputs": inputs, "answer": "Rollo", "start": 0, "score": 6.343}
+    none = {"inputs": inputs, "answer": "", "start": -1, "score": 1.0}
+    assert "always answers with a span" in page.result_html({**span, "null_answers": False})
+    assert "not a probability" in page.result_html({**span, "null_answers": False})
+    assert "always answers" not in page.result_html({**span, "null_answers": True})
+    said = page.result_html({**none, "null_answers": True})
+    assert "No answer in the context." in said and "&quot;No answer in this context&quot;" in said
+    assert "trained on questions" not in page.result_html({**none, "null_answers": None})  # unknown: not said
+    for value, read in ((True, True), (False, False), ("yes", None)):
+        folder = tmp_path / f"model-{value}"
+        folder.mkdir()
+        (folder / "config.json").write_text(json.dumps({"bertstudio": {"null_answers": value}}), encoding="utf-8")
+        assert null_answers_of_folder(folder) is read
+    assert null_answers_of_folder(tmp_path / "nowhere") is None
+    project.close(compact=False)
