@@ -46,9 +46,17 @@ def load_predictor(model_dir: str, stamp: float) -> Any:
 
 
 def predict_with(model_dir: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """Load (once per folder) and run the Predictor; called on a worker thread."""
+    """Load (once per folder) and run the Predictor; called on a worker thread. A QA answer says
+    whether its model may answer "no answer" (``null_answers``, read from the loaded model's config,
+    which Predictor.load checked)."""
     stamp = (Path(model_dir) / "config.json").stat().st_mtime
-    return load_predictor(model_dir, stamp).predict(**inputs)
+    predictor = load_predictor(model_dir, stamp)
+    result = predictor.predict(**inputs)
+    if "answer" in result:
+        from bertstudio.tasks.qa import null_answers_of
+
+        result["null_answers"] = null_answers_of(predictor.model)
+    return result
 
 
 _LONG_INPUTS = frozenset({"context"})
@@ -73,20 +81,6 @@ def _bar_html(name: str, p: float, best: bool) -> str:
 
 WORDS_PER_ROW = 10  # the tagged words of a long sentence wrap, as text does
 NOT_READ = "—"  # under a word that tokenises to nothing (a zero-width space): no tag was predicted
-
-def null_answers_of_folder(model_dir: str | os.PathLike[str]) -> bool | None:
-    """Whether the QA model in ``model_dir`` may answer "no answer" (its config.json's
-    bertstudio.null_answers, tasks/qa.null_answers_in); None where that cannot be read (not said)."""
-    import json
-
-    from bertstudio.tasks.qa import null_answers_in
-
-    try:
-        meta = json.loads((Path(model_dir) / "config.json").read_text(encoding="utf-8")).get("bertstudio")
-        return null_answers_in(type("Config", (), {"bertstudio": meta})())
-    except (OSError, ValueError, AttributeError, BertStudioError):
-        return None
-
 
 class PlaygroundPage(QWidget):
     prediction_shown = Signal(dict)
@@ -310,10 +304,7 @@ class PlaygroundPage(QWidget):
             with lock:
                 if generation != self._generation:  # a newer input came while this one waited: not computed
                     return {"inputs": inputs, "skipped": True}
-                result = {"inputs": inputs, **predict_with(model_dir, inputs)}
-                if "answer" in result:  # whether it may say "no answer": its own words say which it is
-                    result["null_answers"] = null_answers_of_folder(model_dir)
-                return result
+                return {"inputs": inputs, **predict_with(model_dir, inputs)}
 
         self._job = ThreadJob(job, name="bertstudio-predict", heavy=True)
         self._job.succeeded.connect(self._on_job_succeeded)  # bound methods: dropped if the page goes first

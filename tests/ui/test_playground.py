@@ -512,8 +512,6 @@ def test_a_qa_answer_says_what_kind_of_model_gave_it_and_what_its_score_is(qtbot
     """One question marked "No answer" among 522 made the model say "No answer in the context." to
     every question, as a plain fact; a model trained without such questions answered "Who won the
     2010 World Cup?" with "Rollo", score 6.343 (logits, read as a grade). Each now says which it is."""
-    from bertstudio.ui.playground import null_answers_of_folder
-
     project = Project.create(tmp_path / "qa", name="qa", kind="qa", labels=[])
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     page = PlaygroundPage(session)
@@ -527,10 +525,22 @@ def test_a_qa_answer_says_what_kind_of_model_gave_it_and_what_its_score_is(qtbot
     said = page.result_html({**none, "null_answers": True})
     assert "No answer in the context." in said and "&quot;No answer in this context&quot;" in said
     assert "trained on questions" not in page.result_html({**none, "null_answers": None})  # unknown: not said
-    for value, read in ((True, True), (False, False), ("yes", None)):
-        folder = tmp_path / f"model-{value}"
-        folder.mkdir()
-        (folder / "config.json").write_text(json.dumps({"bertstudio": {"null_answers": value}}), encoding="utf-8")
-        assert null_answers_of_folder(folder) is read
-    assert null_answers_of_folder(tmp_path / "nowhere") is None
     project.close(compact=False)
+
+
+def test_a_qa_prediction_carries_whether_its_model_may_say_no_answer(tmp_path, monkeypatch):
+    """predict_with reads it from the loaded model's config (checked when it was loaded), not from
+    its folder at every prediction; a model saved before bertstudio kept it answers every question."""
+    from types import SimpleNamespace
+
+    from bertstudio.ui import playground
+
+    (tmp_path / "config.json").write_text("{}", encoding="utf-8")
+    for meta, said in (({"null_answers": True}, True), ({"null_answers": False}, False), (None, False)):
+        model = SimpleNamespace(config=SimpleNamespace(bertstudio=meta))
+        answer = SimpleNamespace(model=model, predict=lambda **_: {"answer": "Rollo", "start": 0, "score": 1.0})
+        monkeypatch.setattr(playground, "load_predictor", lambda *_a, answer=answer: answer)
+        assert playground.predict_with(str(tmp_path), {"context": "c", "question": "q"})["null_answers"] is said
+    label = SimpleNamespace(model=None, predict=lambda **_: {"label": "pos", "probs": {"pos": 1.0}})
+    monkeypatch.setattr(playground, "load_predictor", lambda *_a: label)
+    assert "null_answers" not in playground.predict_with(str(tmp_path), {"text": "t"})
