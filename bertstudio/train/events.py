@@ -126,12 +126,12 @@ class StepMeter:
         self.t_start = time.perf_counter()
         self.t_paused = 0.0  # evaluations and other passes since t_start
         self.evals, self.eval_s = 0, 0.0  # evaluations timed, and their seconds
-        self.seen = 0  # examples trained on in earlier logging intervals
+        self.seen = self.examples = 0  # examples trained on in earlier logging intervals, in this one
         self.restart()
 
     def restart(self) -> None:
         """Begin a new logging interval."""
-        self.seen += getattr(self, "examples", 0)
+        self.seen += self.examples
         self.loss, self.steps, self.examples = 0.0, 0, 0
         self.t_interval = time.perf_counter()
 
