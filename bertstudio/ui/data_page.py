@@ -161,7 +161,7 @@ class DataPage(QWidget):
         search_button = QPushButton(self.tr("Search"))
         search_button.clicked.connect(self.apply_filters)
         self.add_button = QPushButton(self.tr("Add examples…"), objectName="addExamplesButton")
-        self.add_button.setToolTip(self.tr("Type new examples into this split, then label them"))
+        self.add_button.setToolTip(self._add_tip())
         self.add_button.clicked.connect(self.add_examples)
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Split:")))
@@ -226,6 +226,14 @@ class DataPage(QWidget):
             self._on_project_opened(session.project)
         else:
             self.setEnabled(False)
+
+    def _add_tip(self) -> str:
+        return self.tr("Type new examples into this split, then label them")
+
+    def allow_adding(self, allowed: bool, reason: str = "") -> None:
+        """Grey Add examples with ``reason`` as its tooltip (a read-only project), or bring it back."""
+        self.add_button.setEnabled(allowed)
+        self.add_button.setToolTip(reason if not allowed and reason else self._add_tip())
 
     def add_examples(self) -> Any:
         """Open the Add examples dialog (into train unless the user picks another split, whichever split is

@@ -495,12 +495,18 @@ class MainWindow(QMainWindow):
 
     def _show_import_allowed(self, project: Any) -> None:
         """Import into a read-only project ran the whole dialog (a file picked, its labels mapped), then
-        failed with the generic write error: it is greyed from the open, its tooltip saying why."""
+        failed with the generic write error: it is greyed from the open, its tooltip saying why. So are
+        the other ways to add rows (Add examples, the Data page's button, Restore replaced rows), which
+        opened their dialogs and refused only when used."""
         read_only = is_read_only(project)
-        self.import_action.setEnabled(not read_only)
         reason = self.read_only_line() if read_only else ""
-        self.import_action.setToolTip(reason)  # "": back to the action's own text
-        self.import_action.setStatusTip(reason)
+        for action in (self.import_action, self.add_examples_action, self.restore_action):
+            action.setEnabled(not read_only)
+            action.setToolTip(reason)  # "": back to the action's own text
+            action.setStatusTip(reason)
+        data_page = self.pages["data"]
+        if isinstance(data_page, DataPage):
+            data_page.allow_adding(not read_only, reason)
 
     def _on_project_closed(self) -> None:
         self._show_import_allowed(None)  # its tooltip: no reason left to say

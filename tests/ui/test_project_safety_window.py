@@ -286,6 +286,10 @@ def test_import_into_a_read_only_project_is_refused_before_a_file_is_picked(qtbo
     assert window.open_project(str(tmp_path / "p"))
     said = window.read_only_line()
     assert not window.import_action.isEnabled() and window.import_action.toolTip() == said
+    # the other ways to add rows opened their dialogs and refused only when used: greyed, saying why
+    add_button = window.pages["data"].add_button
+    for action in (window.add_examples_action, window.restore_action, add_button):
+        assert not action.isEnabled() and action.toolTip() == said, action
 
     window.statusBar().clearMessage()
     assert window.import_data(str(data)) is False  # a drop: no dialog, the line
@@ -310,6 +314,10 @@ def test_import_into_a_read_only_project_is_refused_before_a_file_is_picked(qtbo
     assert late.status_label.text() == "" and session.labels() == ["neg", "pos"]
     assert session.split_size("train") == len(ROWS)
     monkeypatch.undo()
+    window.close_project()
+    assert window.open_project(str(tmp_path / "p"))  # writable again: back, with their own tips
+    for action in (window.import_action, window.add_examples_action, window.restore_action, add_button):
+        assert action.isEnabled() and action.toolTip() != said, action
     window.close()
 
 
