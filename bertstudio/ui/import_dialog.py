@@ -532,6 +532,7 @@ class ImportDialog(QDialog):
 
     def _on_label_choice_changed(self) -> None:
         if self._label_step() and self._loaded is not None:
+            self.error_label.clear()  # a refused name's line, now answered by the new choice
             waiting = self.label_box.unresolved()
             self._set_ok_enabled(not waiting)
             # name them: with 16 labels matched, the one left to choose was below the scroll and Import grey
@@ -581,8 +582,12 @@ class ImportDialog(QDialog):
             if exc.facts.get("refusal") == "read_only":
                 self._refuse_read_only()
             else:
-                # a name the label set refuses (look-alike, spaces, too long): said as the label set dialog says it
-                self.show_error(label_refusal(exc) or project_refusal(exc) or exc.message)
+                # a name the label set refuses (look-alike, spaces, too long): said as the label set dialog says it,
+                # and the label step's "Every label of the file has a place: Import when ready." beside it goes
+                refusal = label_refusal(exc)
+                if refusal and self._label_step():
+                    self.status_label.clear()
+                self.show_error(refusal or project_refusal(exc) or exc.message)
             return
         if self._placeholder_o and "O" not in (mapping or {}).values():
             with contextlib.suppress(BertStudioError):  # a row that uses it keeps it

@@ -208,3 +208,25 @@ def test_many_unknown_labels_are_settled_at_once(qtbot, session_factory, tmp_pat
     with qtbot.waitSignal(dialog.imported):
         qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
     assert len(session.labels()) == 32 and session.gold("train", 0) == "cat0"
+
+
+def test_a_refused_new_label_name_is_not_said_to_have_a_place(qtbot, session_factory, tmp_path):
+    """A file label added as a new class whose name the label set refuses (a look-alike of "pos") was
+    refused in red while the line above still said "Every label of the file has a place: Import when
+    ready." Now that line goes; a new choice says it again."""
+    session = session_factory("sentence", ["neg", "pos"], None)
+    path = tmp_path / "look.jsonl"
+    path.write_text('{"text": "hi", "label": "\\u200bpos"}\n{"text": "yo", "label": "neg"}\n', encoding="utf-8")
+    dialog = _open(qtbot, session, path, split="train")
+    dialog.start_import()
+    dialog.label_box.choose_rest("new")
+    assert "has a place" in dialog.status_label.text()
+    dialog.start_import()
+    assert "reads the same as" in dialog.error_label.text() and dialog.status_label.text() == ""
+    assert session.labels() == ["neg", "pos"] and session.split_size("train") == 0
+    combo = dialog.label_box.combos["\u200bpos"]
+    combo.setCurrentIndex(combo.findText("pos"))  # what it meant
+    assert "has a place" in dialog.status_label.text() and dialog.error_label.text() == ""
+    with qtbot.waitSignal(dialog.imported):
+        dialog.start_import()
+    assert [session.gold("train", r) for r in range(2)] == ["pos", "neg"]
