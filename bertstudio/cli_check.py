@@ -69,7 +69,8 @@ class _Progress:
         self.quiet = quiet
         self.last: tuple[int, str] = (-1, "")
 
-    def __call__(self, fraction: float, message: str) -> None:
+    def __call__(self, fraction: float, where: Any) -> None:
+        message = str(where)  # assist/label_errors.CheckProgress: its English line
         key = (int(fraction * 20), message.split(":")[0])
         if self.quiet or key == self.last:
             return

@@ -31,9 +31,9 @@ cached embeddings) that carry the suggested label, so the user can compare befor
 deciding. The report states the cross-validated accuracy against the given labels:
 a weak model's flags deserve less trust. Nothing here writes a label.
 
-Long work reports ``progress(fraction, message)`` and checks ``cancel`` (a
-``threading.Event``) between batches and folds; a cancelled call raises
-:class:`~bertstudio.assist.encoder.Cancelled`.
+Long work reports ``progress(fraction, where)`` (``where``: a :class:`CheckProgress`, whose
+``str()`` is the English line the CLI prints) and checks ``cancel`` (a ``threading.Event``)
+between batches and folds; a cancelled call raises :class:`~bertstudio.assist.encoder.Cancelled`.
 """
 
 from __future__ import annotations
@@ -54,8 +54,38 @@ from bertstudio.assist.kinds import AssistSpec, spec_for
 from bertstudio.assist.pool import PoolData
 from bertstudio.data.kinds import one_line
 from bertstudio.errors import ConfigError
+from bertstudio.train.training_lock import ASSISTANT
 
-Progress = Callable[[float, str], None]
+
+@dataclass(frozen=True)
+class CheckProgress:
+    """Where the label check is, as facts a UI phrases in its own words (the review queue said
+    "fold 2 of 5: step 3 of 40, about 2 min left" in English inside its Chinese window);
+    ``str()`` is the English line the CLI prints."""
+
+    step: str  # "embedding", "fold" (fine-tuning one: with done/total), "ranking" or "done"
+    fold: int = 0  # 1-based, of ``folds``
+    folds: int = 0
+    done: int = 0  # the fold's fine-tuning steps done, of ``total`` (0: not counted)
+    total: int = 0
+    left: tuple[str, str] | None = None  # the time left as train/estimate.rounded says it: ("3", "min")
+    waiting_for: str = ""  # the training this fold waits for (train/training_lock's names)
+
+    def __str__(self) -> str:
+        if self.step != "fold":
+            return self.step
+        line = f"fold {self.fold} of {self.folds}"
+        if self.waiting_for == ASSISTANT:  # it gives way: stopped, not waited for
+            return f"{line}: stopping the assistant's background training after its current step"
+        if self.waiting_for:
+            return f"{line}: waiting for {self.waiting_for} to finish"
+        if self.total:
+            left = f", about {self.left[0]} {self.left[1]} left" if self.left else ""
+            return f"{line}: step {self.done} of {self.total}{left}"
+        return line
+
+
+Progress = Callable[[float, CheckProgress], None]
 
 FOLDS = 5
 NEIGHBOURS = 3
@@ -77,7 +107,7 @@ def _fold_share(f: float, method: str) -> float:
     start = EMBED_SHARE[method]
     return start + (0.95 - start) * f
 
-__all__ = ["Cancelled", "Flag", "LabelErrorReport", "Neighbour", "find_label_errors", "find_in_examples",
+__all__ = ["Cancelled", "CheckProgress", "Flag", "LabelErrorReport", "Neighbour", "find_label_errors", "find_in_examples",
            "find_in_pool", "signal_p",
            "out_of_fold_probs", "out_of_fold_word_probs", "out_of_fold_finetuned", "with_training_passes",
            "classification_issues",
@@ -189,7 +219,7 @@ def out_of_fold_probs(X: np.ndarray, y: np.ndarray, num_classes: int, *, folds: 
         else:
             probs[test] = head.predict_proba(X[test])
         if progress is not None:
-            progress((i + 1) / k, f"fold {i + 1} of {k}")
+            progress((i + 1) / k, CheckProgress("fold", i + 1, k))
     return probs, k
 
 
@@ -213,7 +243,7 @@ def out_of_fold_word_probs(words: Sequence[np.ndarray], tags: Sequence[np.ndarra
             elif len(words[j]):
                 out[j] = head.predict_proba(words[j])
         if progress is not None:
-            progress((i + 1) / k, f"fold {i + 1} of {k}")
+            progress((i + 1) / k, CheckProgress("fold", i + 1, k))
     return out, k
 
 
@@ -232,7 +262,7 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
     from bertstudio.assist.pool import head_outputs, strong_features, token_model_probs
     from bertstudio.assist.strong import StrongRequest, train_strong
     from bertstudio.train.cartography import TrainingPasses
-    from bertstudio.train.training_lock import ASSISTANT, LABEL_CHECK, training_job
+    from bertstudio.train.training_lock import LABEL_CHECK, training_job
 
     labels = list(labels)
     per_word = spec_for(kind).per_word
@@ -266,15 +296,13 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
             def step(done: int, total: int, i: int = i) -> None:
                 if progress is not None:
                     fraction = (i + 0.9 * done / max(total, 1)) / k
-                    progress(fraction, f"fold {i + 1} of {k}: step {done} of {total}{_time_left(started, fraction)}")
+                    progress(fraction, CheckProgress("fold", i + 1, k, done, total, _time_left(started, fraction)))
 
             # method "finetune" is asked for: the label counts only matter to the automatic choice
             passes = None if per_word else TrainingPasses(len(train))  # the request's rows are ``train``, in order
             def waiting(job: str, i: int = i) -> None:  # another training of the app has the turn (train/training_lock.py)
                 if progress is not None and job:  # the assistant gives way: it is stopped, not waited for
-                    doing = ("stopping the assistant's background training after its current step" if job == ASSISTANT
-                             else f"waiting for {job} to finish")
-                    progress(i / k, f"fold {i + 1} of {k}: {doing}")
+                    progress(i / k, CheckProgress("fold", i + 1, k, waiting_for=job))
 
             with training_job(LABEL_CHECK):  # what a training waiting for this fold is told
                 model = train_strong(request, counts={}, progress=step, cancel=cancel, passes=passes, waiting=waiting)
@@ -297,7 +325,7 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
                 out[test] = head_outputs(model.model, strong_features(model.model, model.tokenizer, part, cancel=cancel))
             del model
             if progress is not None:
-                progress((i + 1) / k, f"fold {i + 1} of {k}")
+                progress((i + 1) / k, CheckProgress("fold", i + 1, k))
     if per_word:
         return out, k, None
     in_training = np.full_like(passed, np.nan)
@@ -305,15 +333,14 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
     return out, k, in_training
 
 
-def _time_left(started: float, fraction: float) -> str:
-    """", about 3 min left": the time so far scaled to the work left (folds are alike, so the
-    pace so far is the best guess there is; the first steps pay for loading, so it starts high)."""
+def _time_left(started: float, fraction: float) -> tuple[str, str] | None:
+    """("3", "min") left: the time so far scaled to the work left (folds are alike, so the pace
+    so far is the best guess there is; the first steps pay for loading, so it starts high)."""
     from bertstudio.train.estimate import rounded
 
     if fraction <= 0:
-        return ""
-    figure, unit = rounded((time.perf_counter() - started) * (1 - fraction) / fraction)
-    return f", about {figure} {unit} left"
+        return None
+    return rounded((time.perf_counter() - started) * (1 - fraction) / fraction)
 
 
 def with_training_passes(out_of_fold: np.ndarray, in_training: np.ndarray | None) -> np.ndarray:
@@ -506,7 +533,7 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
                                      progress=lambda f, m: report(_fold_share(f, method), m))
     check_cancel(cancel)
     _refuse_non_finite([p])
-    report(0.96, "ranking")
+    report(0.96, CheckProgress("ranking"))
     row_arr = np.array([r for r, _ in known], dtype=np.int64)
     accuracy = float((p.argmax(1) == y).mean())  # out of sample only: what the report states stays honest
     # the flags and their suggestions are the out-of-fold model's; the thorough check orders them (and
@@ -530,7 +557,7 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
                           float(quality[pos]), text=_display(pool, int(row_arr[pos])),
                           neighbours=tuple(Neighbour(int(row_arr[same[i]]), _display(pool, int(row_arr[same[i]])),
                                                      labels[other], s) for i, s in near)))
-    report(1.0, "done")
+    report(1.0, CheckProgress("done"))
     return LabelErrorReport(split, tuple(flags), row_arr, np.asarray(quality, dtype=np.float64), accuracy, k, source,
                             skipped, chance=chance, p_value=p_value, withheld=withheld)
 
@@ -557,7 +584,7 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
         probs, k = out_of_fold_word_probs(W, tags, len(labels), folds=folds, seed=seed, cancel=cancel,
                                           progress=lambda f, m: report(_fold_share(f, method), m))
     _refuse_non_finite(probs)
-    report(0.96, "ranking")
+    report(0.96, CheckProgress("ranking"))
     flagged, score, worst = token_issues(tags, probs)
     correct = np.concatenate([p.argmax(1) == t for p, t in zip(probs, tags)]) if tags else np.zeros(0)
     accuracy = float(correct.mean()) if len(correct) else None
@@ -592,7 +619,7 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
                 break
         flags.append(Flag(int(row_arr[pos]), labels[given], labels[other], float(probs[pos][w, other]),
                           float(score[pos]), word=w, text=_display(pool, int(row_arr[pos])), neighbours=tuple(near)))
-    report(1.0, "done")
+    report(1.0, CheckProgress("done"))
     return LabelErrorReport(split, tuple(flags), row_arr, score, accuracy, k, method, skipped, chance=chance,
                             p_value=p_value, withheld=withheld, per_word=True)
 
@@ -712,12 +739,12 @@ def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path
     from bertstudio.tasks.model import inspect_model_folder
 
     inspect_model_folder(model_path)  # "no such model folder" before the progress starts, as train says it
-    report(0.0, "embedding")
+    report(0.0, CheckProgress("embedding"))
     encoder = SentenceEncoder.from_path(model_path)
     cache = EmbeddingCache(Path(cache_dir), encoder)
     words = WordEmbeddingCache(Path(cache_dir), encoder)
     pool = embed_pool(read_pool(spec, examples), cache, words, cancel=cancel,
-                      progress=lambda d, t: report(EMBED_SHARE[method] * d / max(t, 1), "embedding"))
+                      progress=lambda d, t: report(EMBED_SHARE[method] * d / max(t, 1), CheckProgress("embedding")))
     result = find_in_pool(spec, labels, pool, rows, values, split=split, folds=folds, seed=seed, probs=probs,
                           method=method, model_path=str(model_path), progress=report, cancel=cancel)
     return replace(result, messages=tuple(cache.messages + words.messages))

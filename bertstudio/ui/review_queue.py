@@ -41,7 +41,8 @@ from PySide6.QtWidgets import (
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_percent
 from bertstudio.ui import theme
-from bertstudio.ui.jobs import JobWorker
+from bertstudio.train.training_lock import ASSISTANT
+from bertstudio.ui.jobs import JobWorker, training_job_text
 from bertstudio.ui.review_store import ReviewStore, row_key
 from bertstudio.ui.session import ProjectSession
 from bertstudio.ui.sentences import counted
@@ -50,6 +51,35 @@ log = logging.getLogger(__name__)
 
 _FLAG_ROLE = Qt.ItemDataRole.UserRole
 _CLOSED = ("changed", "replaced", "labels")  # a flag in these states has no K or R
+
+
+def check_progress_text(where: Any) -> str:
+    """The label check's progress (assist/label_errors.CheckProgress) in the UI's language, the
+    English as the core says it; called on the check's thread (QCoreApplication.translate is
+    thread-safe)."""
+    if where.step != "fold":
+        return {"embedding": QCoreApplication.translate("ReviewQueue", "embedding"),
+                "ranking": QCoreApplication.translate("ReviewQueue", "ranking"),
+                "done": QCoreApplication.translate("ReviewQueue", "done")}.get(where.step, str(where))
+    line = QCoreApplication.translate("ReviewQueue", "fold {i} of {n}").format(i=where.fold, n=where.folds)
+    if where.waiting_for == ASSISTANT:  # it gives way (train/training_lock.py): stopped, not waited for
+        return QCoreApplication.translate(
+            "ReviewQueue", "{line}: stopping the assistant's background training after its current step").format(
+            line=line)
+    if where.waiting_for:
+        return QCoreApplication.translate("ReviewQueue", "{line}: waiting for {job} to finish").format(
+            line=line, job=training_job_text(where.waiting_for))
+    if not where.total:
+        return line
+    line = QCoreApplication.translate("ReviewQueue", "{line}: step {done} of {total}").format(
+        line=line, done=where.done, total=where.total)
+    if where.left is None:
+        return line
+    figure, unit = where.left  # train/estimate.rounded's
+    left = {"s": QCoreApplication.translate("ReviewQueue", "{line}, about {n} s left"),
+            "min": QCoreApplication.translate("ReviewQueue", "{line}, about {n} min left")}.get(unit) or \
+        QCoreApplication.translate("ReviewQueue", "{line}, about {n} h left")
+    return left.format(line=line, n=figure)
 
 
 class KeepFlagCommand(QUndoCommand):
@@ -224,7 +254,7 @@ class ReviewQueue(QWidget):
 
             try:
                 return find_label_errors(project, split, model=model, method=method, run_dir=run_dir, cancel=cancel,
-                                         progress=lambda f, m: progress(f, m))
+                                         progress=lambda f, where: progress(f, check_progress_text(where)))
             except Cancelled:
                 return None
 

@@ -3300,144 +3300,144 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="126"/>
+        <location filename="../../bertstudio/ui/playground.py" line="120"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="134"/>
+        <location filename="../../bertstudio/ui/playground.py" line="128"/>
         <source>Prediction</source>
         <translation>预测结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="135"/>
+        <location filename="../../bertstudio/ui/playground.py" line="129"/>
         <source>Notes on the prediction</source>
         <translation>关于预测结果的说明</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="140"/>
+        <location filename="../../bertstudio/ui/playground.py" line="134"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="154"/>
+        <location filename="../../bertstudio/ui/playground.py" line="148"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="154"/>
+        <location filename="../../bertstudio/ui/playground.py" line="148"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="155"/>
+        <location filename="../../bertstudio/ui/playground.py" line="149"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="156"/>
+        <location filename="../../bertstudio/ui/playground.py" line="150"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="157"/>
+        <location filename="../../bertstudio/ui/playground.py" line="151"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="158"/>
+        <location filename="../../bertstudio/ui/playground.py" line="152"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="202"/>
+        <location filename="../../bertstudio/ui/playground.py" line="196"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="203"/>
+        <location filename="../../bertstudio/ui/playground.py" line="197"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="204"/>
+        <location filename="../../bertstudio/ui/playground.py" line="198"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="239"/>
+        <location filename="../../bertstudio/ui/playground.py" line="233"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="301"/>
+        <location filename="../../bertstudio/ui/playground.py" line="295"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="304"/>
+        <location filename="../../bertstudio/ui/playground.py" line="298"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="329"/>
+        <location filename="../../bertstudio/ui/playground.py" line="320"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="334"/>
+        <location filename="../../bertstudio/ui/playground.py" line="325"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="338"/>
+        <location filename="../../bertstudio/ui/playground.py" line="329"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="352"/>
+        <location filename="../../bertstudio/ui/playground.py" line="343"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="355"/>
+        <location filename="../../bertstudio/ui/playground.py" line="346"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="371"/>
+        <location filename="../../bertstudio/ui/playground.py" line="362"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="376"/>
+        <location filename="../../bertstudio/ui/playground.py" line="367"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="379"/>
+        <location filename="../../bertstudio/ui/playground.py" line="370"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="408"/>
+        <location filename="../../bertstudio/ui/playground.py" line="399"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="409"/>
+        <location filename="../../bertstudio/ui/playground.py" line="400"/>
         <source>This model was trained on questions with no answer in their context too (one ticked &quot;No answer in this context&quot; on the Label page makes it so), and it says so where it finds none.</source>
         <translation>这个模型训练时也用了在上下文中没有答案的问题（在标注页勾选一个“此上下文中没有答案”就是如此），所以在找不到答案时会这样说。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="417"/>
+        <location filename="../../bertstudio/ui/playground.py" line="408"/>
         <source>span score (its start and end logits added: not a probability)</source>
         <translation>片段得分（起点与终点 logit 之和，不是概率）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="420"/>
+        <location filename="../../bertstudio/ui/playground.py" line="411"/>
         <source>This model always answers with a span of the context: it was trained with no unanswerable questions, so it cannot say that a question has no answer here.</source>
         <translation>这个模型总会从上下文中给出一个片段作为答案：它训练时没有用过无法回答的问题，所以不会说某个问题在这里没有答案。</translation>
     </message>
@@ -4008,266 +4008,316 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="97"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="127"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="114"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="218"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="144"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="248"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="119"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="149"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="120"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="150"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="127"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="157"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="132"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="162"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="141"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="171"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="142"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="172"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="147"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="177"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="178"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="208"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="217"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="247"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="260"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="290"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="271"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="301"/>
         <source>the model&apos;s probabilities are not numbers (NaN or infinite) for {items}: its training diverged. Check with a model that trains: a run with a lower learning rate, or the Quick method.</source>
         <translation>模型对 {items}给出的概率不是数值（NaN 或无穷大）：其训练发散了。请用能正常训练的模型检查：降低学习率的运行，或“快速”方法。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="276"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="306"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="308"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="310"/>
         <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
         <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="286"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="316"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="292"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="335"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="365"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3). Treat its flags as questions, not answers: %4 sentences with a suspected error.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)。请把它的标记当作疑问而非答案:共 %4 个句子含疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="341"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="371"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), but its probabilities fit them no better than the label frequencies alone (p %4): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多行，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="345"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="375"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3), but its probabilities fit them no better than the tag frequencies alone (p %4): it has not learnt enough to question a tag, so none is listed. Tag more sentences, or choose the thorough check.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多句子，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="382"/>
         <source>Its probabilities fit the given labels better than the label frequencies alone (p %1).</source>
         <translation>它的概率对现有标签的拟合优于仅凭各标签的频率(p %1)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="359"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="389"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="365"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="395"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="204"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="234"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="122"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="61"/>
+        <source>embedding</source>
+        <translation>正在计算文本向量</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="62"/>
+        <source>ranking</source>
+        <translation>正在排序疑似错误</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="63"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="64"/>
+        <source>fold {i} of {n}</source>
+        <translation>第 {i} 折（共 {n} 折）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="66"/>
+        <source>{line}: stopping the assistant&apos;s background training after its current step</source>
+        <translation>{line}：正在让助手的后台训练在当前步骤后停止</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="70"/>
+        <source>{line}: waiting for {job} to finish</source>
+        <translation>{line}：等待{job}结束</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="74"/>
+        <source>{line}: step {done} of {total}</source>
+        <translation>{line}：第 {done} 步（共 {total} 步）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="79"/>
+        <source>{line}, about {n} s left</source>
+        <translation>{line}，约剩 {n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="80"/>
+        <source>{line}, about {n} min left</source>
+        <translation>{line}，约剩 {n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="81"/>
+        <source>{line}, about {n} h left</source>
+        <translation>{line}，约剩 {n} 小时</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="152"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="300"/>
         <source>1 item</source>
         <translation>1 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="300"/>
         <source>{n} items</source>
         <translation>{n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="359"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="330"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="360"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="331"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="361"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="332"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="362"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="355"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="385"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="357"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="387"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="362"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="392"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="454"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="456"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="459"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="466"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="460"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="463"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="447"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="477"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="450"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="480"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="455"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="485"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="459"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="489"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="464"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="468"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="471"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="501"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="484"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="514"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="497"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="527"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="598"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="628"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="522"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="552"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>

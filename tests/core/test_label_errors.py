@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -368,7 +369,7 @@ def test_finetune_folds_train_the_encoder_on_the_other_folds_only(tiny, tmp_path
     try:
         events: list[tuple[float, str]] = []
         report = find_label_errors(project, "train", model=tiny, method="finetune", folds=4,
-                                   progress=lambda f, m: events.append((f, m)))
+                                   progress=lambda f, m: events.append((f, str(m))))  # CheckProgress: its English line
         fractions = [f for f, _ in events]
     finally:
         project.close()
@@ -414,12 +415,28 @@ def test_finetune_folds_cover_pairs_and_tagging(tiny, tmp_path, monkeypatch):
         assert f.word is not None and f.given != f.suggested
 
 
+def test_the_progress_is_facts_whose_english_lines_are_the_clis():
+    """The check reports where it is as facts (the app words them in its language: the review queue
+    said "fold 2 of 5: step 3 of 40" in English inside its Chinese window); str() stays the line
+    `bertstudio check-labels` printed before."""
+    from bertstudio.assist.label_errors import CheckProgress
+    from bertstudio.train.training_lock import ASSISTANT, RUN
+
+    said = [str(CheckProgress("embedding")), str(CheckProgress("ranking")), str(CheckProgress("done")),
+            str(CheckProgress("fold", 2, 5)), str(CheckProgress("fold", 2, 5, 3, 40)),
+            str(CheckProgress("fold", 2, 5, 3, 40, ("1.5", "h"))),
+            str(CheckProgress("fold", 1, 4, waiting_for=RUN)), str(CheckProgress("fold", 1, 4, waiting_for=ASSISTANT))]
+    assert said == ["embedding", "ranking", "done", "fold 2 of 5", "fold 2 of 5: step 3 of 40",
+                    "fold 2 of 5: step 3 of 40, about 1.5 h left", "fold 1 of 4: waiting for a training run to finish",
+                    "fold 1 of 4: stopping the assistant's background training after its current step"]
+
+
 def test_finetune_cancel_stops_within_the_first_fold(tiny, tmp_path):
     project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": sentiment(24).dataset.to_list()})
     cancel = threading.Event()
 
-    def stop_at_first_step(fraction: float, message: str) -> None:
-        if "step" in message:
+    def stop_at_first_step(fraction: float, where: Any) -> None:
+        if where.total:  # a fine-tuning step (CheckProgress)
             cancel.set()
 
     try:

@@ -5,6 +5,7 @@ through the undo stack and Ctrl+Z undoes it; the Label page's button opens it.""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -554,3 +555,86 @@ def test_a_kept_flags_file_of_another_shape_is_kept_aside_not_written_over(tmp_p
     store.keep(SimpleNamespace(text="a", given="pos", word=None))
     assert path.with_name(path.name + ".damaged").read_text(encoding="utf-8") == content
     assert ReviewStore(tmp_path, "train").problem is None
+
+
+def _shown_progress(monkeypatch) -> list[str]:
+    """Every progress line the queue's bar shows, each message sent (no throttle): the bar's text."""
+    import functools
+
+    from bertstudio.ui import review_queue
+    from bertstudio.ui.jobs import JobWorker
+
+    shown: list[str] = []
+    original = ReviewQueue._on_progress
+
+    def on_progress(self, fraction: float, message: str) -> None:
+        original(self, fraction, message)
+        shown.append(self.progress.text())
+
+    monkeypatch.setattr(ReviewQueue, "_on_progress", on_progress)
+    monkeypatch.setattr(review_queue, "JobWorker", functools.partial(JobWorker, throttle_s=0.0))
+    return shown
+
+
+def _chinese(line: str) -> bool:
+    """Said in Chinese: Chinese characters, and no word of Latin letters (numbers are kept)."""
+    return re.search(r"[\u4e00-\u9fff]", line) is not None and re.search(r"[A-Za-z]{2,}", line) is None
+
+
+def test_the_checks_progress_is_said_in_the_interfaces_language(qtbot, qapp, session_factory, tiny, monkeypatch):
+    """A drive in zh_CN showed the check's progress as the core's English ("fold 2 of 5: step 3 of 6,
+    about 2 s left 40%"): the quick and the thorough check now say every line in Chinese."""
+    import bertstudio.assist.strong as strong
+    from bertstudio import app as app_module
+
+    monkeypatch.setattr(strong, "MIN_STEPS", 6)  # the tiny model: a few steps per fold
+    shown = _shown_progress(monkeypatch)
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+        queue = _run(qtbot, session, tiny)
+        quick = list(shown)
+        queue.method_combo.setCurrentIndex(queue.method_combo.findData("finetune"))
+        with qtbot.waitSignal(queue.finished, timeout=120_000):
+            queue.start()
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert queue.report.source == "finetune"
+    thorough = shown[len(quick):]
+    assert quick[0].startswith("正在计算文本向量") and "第 5 折（共 5 折）" in " ".join(quick)
+    assert any(re.match(r"第 \d 折（共 5 折）：第 \d+ 步（共 \d+ 步），约剩 \d+(\.\d)? (秒|分钟|小时) \d+%$", line)
+               for line in thorough), thorough
+    assert [line for line in shown if not _chinese(line)] == []
+
+
+def test_the_checks_progress_in_english_is_the_cores_line(qtbot, session_factory, tiny, monkeypatch):
+    """In English the bar shows what it showed before the core's progress became facts."""
+    shown = _shown_progress(monkeypatch)
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    _run(qtbot, session, tiny)
+    lines = [line.rsplit(" ", 1)[0] for line in shown]  # "fold 2 of 5 60%": the bar's percentage off
+    distinct = [line for i, line in enumerate(lines) if i == 0 or line != lines[i - 1]]
+    assert distinct == ["embedding"] + [f"fold {i} of 5" for i in range(1, 6)] + ["ranking", "done"]
+
+
+def test_a_fold_that_waits_says_for_what_in_the_interfaces_language(qapp):
+    """The thorough check's fold waiting for another training, or stopping the assistant's, in zh_CN."""
+    from bertstudio import app as app_module
+    from bertstudio.assist.label_errors import CheckProgress
+    from bertstudio.train.training_lock import ASSISTANT, RUN
+    from bertstudio.ui.review_queue import check_progress_text
+
+    facts = [CheckProgress("fold", 2, 5, waiting_for=RUN), CheckProgress("fold", 2, 5, waiting_for=ASSISTANT),
+             CheckProgress("fold", 2, 5, 3, 40, ("1.5", "h")), CheckProgress("fold", 2, 5, 3, 40, ("40", "s"))]
+    english = [check_progress_text(where) for where in facts]
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        chinese = [check_progress_text(where) for where in facts]
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert english == [str(where) for where in facts]
+    assert chinese[0] == "第 2 折（共 5 折）：等待一次训练运行结束" and "助手" in chinese[1]
+    assert chinese[2:] == ["第 2 折（共 5 折）：第 3 步（共 40 步），约剩 1.5 小时", "第 2 折（共 5 折）：第 3 步（共 40 步），约剩 40 秒"]
+    assert all(_chinese(line) for line in chinese), chinese
