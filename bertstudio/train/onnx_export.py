@@ -39,7 +39,26 @@ FP32_FILE, INT8_FILE, META_FILE, SCRIPT_FILE = "model.onnx", "model.int8.onnx", 
 MAX_META_BYTES = 16 << 20  # labels.json: the names of at most a few thousand labels and the settings
 INPUT_ORDER = ("input_ids", "attention_mask", "token_type_ids")
 TOLERANCE = 1e-3  # the exported graph must give the PyTorch model's outputs within this
-Progress = Callable[[float, str], None]
+# each step of an export and its English line (what the CLI prints)
+STEPS = {"loading": "loading the model", "tracing": "tracing the model (torch.onnx, dynamo)",
+         "checking": "checking the export against PyTorch", "quantizing": "quantizing to int8",
+         "writing": "writing the tokenizer, labels and predict.py", "moving": "moving the export into place",
+         "done": "done"}
+
+
+@dataclass(frozen=True)
+class ExportStep:
+    """Which step of :data:`STEPS` an export is at, a fact a UI says in its own words (the export
+    dialog said "tracing the model (torch.onnx, dynamo)" in English inside its Chinese window);
+    ``str()`` is the English line. Plain and picklable: the app's export sends it from a child."""
+
+    step: str
+
+    def __str__(self) -> str:
+        return STEPS.get(self.step, self.step)
+
+
+Progress = Callable[[float, ExportStep], None]
 
 
 @dataclass
@@ -83,7 +102,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
 
     out = check_target(out_dir, model_dir)
     report = _reporter(progress, cancel)
-    report(0.02, "loading the model")
+    report(0.02, ExportStep("loading"))
     model, tokenizer, kind, labels = load_model(model_dir)
     # a siamese pair model reads each side on its own: inputs of shape (batch, 2, sequence)
     siamese = bool(getattr(model, "siamese", False))
@@ -101,14 +120,14 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
 
     def fill(tmp: Path) -> None:
         nonlocal int8, diff
-        report(0.05, "tracing the model (torch.onnx, dynamo)")
+        report(0.05, ExportStep("tracing"))
         outputs = _export(model, inputs, tmp / FP32_FILE, siamese)
-        report(0.55, "checking the export against PyTorch")
+        report(0.55, ExportStep("checking"))
         diff = _check(model, inputs, tmp / FP32_FILE, siamese)
         if quantize:
-            report(0.6, "quantizing to int8")
+            report(0.6, ExportStep("quantizing"))
             int8 = _quantize(tmp / FP32_FILE, tmp / INT8_FILE)
-        report(0.9, "writing the tokenizer, labels and predict.py")
+        report(0.9, ExportStep("writing"))
         tokenizer.save_pretrained(tmp)
         model.config.to_json_file(tmp / "config.json")
         from bertstudio.tasks.limits import saved_pairs
@@ -130,13 +149,13 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
         }
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         shutil.copyfile(Path(__file__).with_name("standalone_predict.py"), tmp / SCRIPT_FILE)
-        report(0.98, "moving the export into place")
+        report(0.98, ExportStep("moving"))
 
     # written beside the target, moved in whole; an empty target is replaced, a file that
     # appeared in it since makes the move fail rather than vanish (data/atomic.create_folder)
     create_folder(out, fill, parents=True)
     if progress is not None:  # not report(): past the move the export is complete, and a late cancel
-        progress(1.0, "done")  # would call a finished folder "cancelled, nothing left behind"
+        progress(1.0, ExportStep("done"))  # would call a finished folder "cancelled, nothing left behind"
     return OnnxExport(out, out / FP32_FILE, out / INT8_FILE if int8 is not None else None, diff)
 
 
@@ -215,11 +234,11 @@ def _export_child(model_dir: str, out_dir: str, quantize: bool, messages: Any, s
 
 
 def _reporter(progress: Progress | None, cancel: threading.Event | None) -> Progress:
-    def report(fraction: float, message: str) -> None:
+    def report(fraction: float, step: ExportStep) -> None:
         if cancel is not None and cancel.is_set():
             raise Cancelled("export cancelled", where="export")
         if progress is not None:
-            progress(fraction, message)
+            progress(fraction, step)
 
     return report
 

@@ -90,8 +90,9 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     # in a child process: the exporter's C calls hold the GIL for up to 0.9 s each (train/onnx_export.py).
     # Not heavy: this thread only starts the child and reads its queue (no torch here); heavy, it waited
     # minutes behind the app's background import of torch with an empty bar, and a quit waited on it too
-    worker = JobWorker(lambda report, cancel: export_onnx_apart(run / "model", out, progress=report, cancel=cancel),
-                       name="bertstudio-onnx-export")
+    worker = JobWorker(lambda report, cancel: export_onnx_apart(
+        run / "model", out, progress=lambda f, step: report(f, export_step_text(step)), cancel=cancel),
+        name="bertstudio-onnx-export")
     # bound methods of GUI-thread objects: Qt queues progress (emitted on the job's thread) to the GUI thread
     worker.progressed.connect(progress.on_progress)
     worker.finished.connect(progress.on_done)
@@ -104,6 +105,20 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     progress.show()
     window.track_job("export", worker)
     return worker
+
+
+def export_step_text(step: Any) -> str:
+    """An export's step (train/onnx_export.ExportStep) in the UI's language, the English as the core
+    says it; called on the job's thread (QCoreApplication.translate is thread-safe). Anything else
+    is shown as it is."""
+    texts = {"loading": QCoreApplication.translate("_ExportProgress", "loading the model"),
+             "tracing": QCoreApplication.translate("_ExportProgress", "tracing the model (torch.onnx, dynamo)"),
+             "checking": QCoreApplication.translate("_ExportProgress", "checking the export against PyTorch"),
+             "quantizing": QCoreApplication.translate("_ExportProgress", "quantizing to int8"),
+             "writing": QCoreApplication.translate("_ExportProgress", "writing the tokenizer, labels and predict.py"),
+             "moving": QCoreApplication.translate("_ExportProgress", "moving the export into place"),
+             "done": QCoreApplication.translate("_ExportProgress", "done")}
+    return texts.get(getattr(step, "step", None), str(step))  # type: ignore[arg-type]
 
 
 class _ExportProgress(QProgressDialog):

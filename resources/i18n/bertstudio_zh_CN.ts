@@ -273,22 +273,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="298"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="313"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="302"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="317"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="303"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="318"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="299"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="314"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -3546,97 +3546,97 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="158"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="146"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="147"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="162"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="158"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="173"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="159"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="174"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="176"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="163"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="178"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="168"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="183"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="188"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="203"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="189"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="204"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="239"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="254"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="242"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="244"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="259"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="253"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="268"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="256"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="271"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="266"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="281"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="270"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="285"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="273"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="288"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="281"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="296"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -6198,22 +6198,57 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="113"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="114"/>
+        <source>loading the model</source>
+        <translation>正在加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="115"/>
+        <source>tracing the model (torch.onnx, dynamo)</source>
+        <translation>正在将模型转换为 ONNX</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="116"/>
+        <source>checking the export against PyTorch</source>
+        <translation>正在对照 PyTorch 检查导出结果</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="117"/>
+        <source>quantizing to int8</source>
+        <translation>正在量化为 int8</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="118"/>
+        <source>writing the tokenizer, labels and predict.py</source>
+        <translation>正在写入分词器、标签和 predict.py</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="119"/>
+        <source>moving the export into place</source>
+        <translation>正在将导出结果移入目标文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="120"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
         <source>Starting the export…</source>
         <translation>正在启动导出…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="114"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="129"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="133"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="148"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -456,10 +457,12 @@ def test_the_apps_export_in_a_child_process_reports_progress_errors_and_cancel(m
     from bertstudio.train.onnx_export import export_onnx_apart
 
     _, model_dir, _ = make_export("sentence")
-    seen: list[tuple[float, str]] = []
+    seen: list[tuple[float, Any]] = []
     done = export_onnx_apart(model_dir, tmp_path / "out", quantize=False, progress=lambda f, m: seen.append((f, m)))
     assert done.folder == tmp_path / "out" and done.fp32.is_file() and done.int8 is None and done.max_abs_diff < 1e-3
-    assert seen[0][0] < seen[-1][0] == 1.0 and "tracing" in " ".join(m for _f, m in seen)
+    assert seen[0][0] < seen[-1][0] == 1.0 and "tracing" in " ".join(str(m) for _f, m in seen)
+    # the steps cross the process as facts, for the app to say them in its language
+    assert [m.step for _f, m in seen] == ["loading", "tracing", "checking", "writing", "moving", "done"]
     # the child's side, run here (a process start costs seconds): its error and its cancel, as messages
     import queue
 
@@ -558,6 +561,19 @@ def test_export_onnx_says_which_inputs_a_prediction_takes(make_export, tmp_path,
     assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "e"), "--no-int8"],
                 out=buffer) == 0
     assert "--text ... --text-pair ..." in buffer.getvalue()
+
+
+def test_export_onnx_prints_each_step_in_english_on_stderr(make_export, tmp_path, capsys):
+    """The steps are facts the app words in its language (train/onnx_export.ExportStep); the CLI's
+    lines are the English ones it always printed."""
+    _kind, model_dir, _out = make_export("sentence")
+    capsys.readouterr()
+    assert main(["export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "e"), "--no-int8"],
+                out=io.StringIO()) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[")]
+    assert lines == ["[  2%] loading the model", "[  5%] tracing the model (torch.onnx, dynamo)",
+                     "[ 55%] checking the export against PyTorch", "[ 90%] writing the tokenizer, labels and predict.py",
+                     "[ 98%] moving the export into place", "[100%] done"]
 
 
 def test_export_onnx_hint_gives_the_pair_to_a_score_model_trained_on_pairs(tiny, real, tmp_path):

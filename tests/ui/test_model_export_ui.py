@@ -71,11 +71,35 @@ def test_the_menus_offer_the_model_actions(window):
     assert chosen_run(window).name == "tiny-full"
 
 
-def test_export_runs_on_a_worker_into_a_new_folder(qtbot, window, tmp_path):
+STEPS = ["loading the model", "tracing the model (torch.onnx, dynamo)", "checking the export against PyTorch",
+         "quantizing to int8", "writing the tokenizer, labels and predict.py", "moving the export into place", "done"]
+
+
+def _shown_steps(monkeypatch) -> list[str]:
+    """Every line the export's progress dialog shows, each step sent (no throttle)."""
+    import functools
+
+    from bertstudio.ui import model_export
+    from bertstudio.ui.jobs import JobWorker
+
+    shown: list[str] = []
+    original = model_export._ExportProgress.on_progress
+
+    def on_progress(self, fraction: float, message: str) -> None:
+        original(self, fraction, message)
+        shown.append(self.labelText())
+
+    monkeypatch.setattr(model_export._ExportProgress, "on_progress", on_progress)
+    monkeypatch.setattr(model_export, "JobWorker", functools.partial(JobWorker, throttle_s=0.0))
+    return shown
+
+
+def test_export_runs_on_a_worker_into_a_new_folder(qtbot, window, tmp_path, monkeypatch):
     target = tmp_path / "exports"
     target.mkdir()
     (target / "mine.txt").write_text("keep", encoding="utf-8")
     values: list[int] = []
+    shown = _shown_steps(monkeypatch)
     worker = export_onnx_action(window, target=target)
     worker.progressed.connect(lambda f, _m: values.append(int(1000 * f)))
     qtbot.waitUntil(lambda: getattr(window, "last_export", None) is not None, timeout=180_000)
@@ -85,6 +109,28 @@ def test_export_runs_on_a_worker_into_a_new_folder(qtbot, window, tmp_path):
     assert (target / "mine.txt").read_text(encoding="utf-8") == "keep"
     assert values and values == sorted(values)
     assert "tiny-full-onnx" in window.statusBar().currentMessage()
+    assert shown == STEPS  # in English, the child's steps as the CLI says them
+
+
+def test_the_exports_steps_are_said_in_the_interfaces_language(qtbot, qapp, window, tmp_path, monkeypatch):
+    """A drive in zh_CN showed the export child's steps in English ("tracing the model (torch.onnx,
+    dynamo)"): each is said in Chinese (tool and file names aside)."""
+    import re
+
+    from bertstudio import app as app_module
+
+    shown = _shown_steps(monkeypatch)
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        export_onnx_action(window, target=tmp_path / "zh")
+        qtbot.waitUntil(lambda: getattr(window, "last_export", None) is not None, timeout=180_000)
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert len(shown) == len(STEPS) and shown[0] == "正在加载模型" and shown[-1] == "完成"
+    for line in shown:
+        words = re.sub(r"ONNX|PyTorch|int8|predict\.py", "", line)
+        assert re.search(r"[\u4e00-\u9fff]", line) and not re.search(r"[A-Za-z]{2,}", words), shown
 
 
 def test_push_dialog_is_private_by_default_and_uses_the_typed_token(qtbot, window, monkeypatch):
