@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 RUNS_DIR = "runs"
 CACHE_DIR = "cache"  # the assistant's embeddings and models (assist/cache.py)
+TRASH_DIR = "trash"  # runs deleted where the system has no trash (train/run_trash.py); never listed as runs
 
 
 def disk_error(exc: OSError, path: Path, what: str, *, folder: Path | None = None,

@@ -1,0 +1,93 @@
+"""Deleting a run moves it to a trash and back (train/run_trash.py): the files come back as they
+were, a run a training writes is refused, and a run put back never replaces a folder of its name."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from bertstudio.data.project_lock import lock_run_folder, unlock_folder
+from bertstudio.errors import ConfigError
+from bertstudio.train.run_trash import folder_size, project_trash, restore_run, trash_run
+
+
+def _run(folder: Path) -> Path:
+    (folder / "model").mkdir(parents=True)
+    (folder / "config.toml").write_text("task = 'sentence'\n", encoding="utf-8")
+    (folder / "model" / "weights.bin").write_bytes(bytes(range(256)) * 40)
+    return folder
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_run_goes_to_the_trash_and_back_with_the_same_files(tmp_path):
+    runs = tmp_path / "proj" / "runs"
+    run = _run(runs / "run1")
+    before = _files(run)
+    assert folder_size(run) == (2, len("task = 'sentence'\n") + 256 * 40)
+    trashed = trash_run(run, project_trash(runs))
+    assert trashed == tmp_path / "proj" / "trash" / "run1" and not run.exists()
+    assert _files(trashed) == before
+    assert restore_run(trashed, run) == run
+    assert _files(run) == before and not trashed.exists()
+
+
+def test_a_second_run_of_one_name_keeps_the_first_in_the_trash(tmp_path):
+    runs = tmp_path / "runs"
+    first = trash_run(_run(runs / "run1"), tmp_path / "trash")
+    second = trash_run(_run(runs / "run1"), tmp_path / "trash")
+    assert (first.name, second.name) == ("run1", "run1-2") and first.is_dir() and second.is_dir()
+
+
+def test_the_system_trash_is_asked_first(tmp_path):
+    run = _run(tmp_path / "runs" / "run1")
+    elsewhere = tmp_path / "system-trash" / "run1"
+    elsewhere.parent.mkdir()
+
+    def mover(folder: Path) -> Path:
+        folder.rename(elsewhere)
+        return elsewhere
+
+    assert trash_run(run, tmp_path / "trash", mover=mover) == elsewhere
+    assert not (tmp_path / "trash").exists()  # the project's trash only where the system has none
+    assert trash_run(_run(tmp_path / "runs" / "run2"), tmp_path / "trash", mover=lambda _f: None) == \
+        tmp_path / "trash" / "run2"
+
+
+def test_a_run_a_training_writes_is_not_moved(tmp_path):
+    run = _run(tmp_path / "runs" / "run1")
+    lock = lock_run_folder(run)  # as RunFolder holds it for the whole run
+    if lock is None:
+        pytest.skip("no folder locks on this file system")
+    try:
+        with pytest.raises(ConfigError, match="a training is writing this run now") as refused:
+            trash_run(run, tmp_path / "trash")
+        assert refused.value.facts["refusal"] == "training"
+    finally:
+        unlock_folder(lock)
+    assert run.is_dir() and not (tmp_path / "trash").exists()
+
+
+def test_a_run_is_never_put_back_over_a_folder_that_took_its_name(tmp_path):
+    run = _run(tmp_path / "runs" / "run1")
+    trashed = trash_run(run, tmp_path / "trash")
+    (run / "theirs").mkdir(parents=True)  # a new run of that name, made since
+    with pytest.raises(ConfigError, match="a folder of that name exists now") as refused:
+        restore_run(trashed, run)
+    assert refused.value.facts == {"refusal": "name_taken", "trashed": str(trashed)}
+    assert sorted(p.name for p in run.iterdir()) == ["theirs"] and (trashed / "config.toml").is_file()
+
+
+def test_a_link_for_a_trash_folder_is_refused(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "trash").symlink_to(elsewhere)
+    run = _run(tmp_path / "runs" / "run1")
+    with pytest.raises(ConfigError, match="trash folder is a link"):
+        trash_run(run, tmp_path / "trash")
+    assert run.is_dir() and not any(elsewhere.iterdir())
