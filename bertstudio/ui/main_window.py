@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
             data_page.example_activated.connect(self._on_example_activated)
-        for key in ("train", "label", "results"):
+        for key in ("train", "label", "results", "runs"):
             message = getattr(self.pages[key], "status_message", None)
             if message is not None:  # a warm start's note; why Enter did nothing on an audit example
                 message.connect(self._show_status)

@@ -69,10 +69,16 @@ class RunCompareDialog(QDialog):
         self._build_curves()
         self._build_settings()
         self._build_examples()
+        # a compared run deleted on the Runs page (or elsewhere): said, the comparison kept as it was
+        self.gone_label = QLabel(objectName="compareGone", wordWrap=True, visible=False)
+        self.gone_label.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.gone_label)
         layout.addWidget(self.summary)
         layout.addWidget(self.tabs, 1)
         self.worker: JobWorker | None = None
+        if session is not None and hasattr(session, "runs_changed"):
+            session.runs_changed.connect(self._say_gone)  # a bound method: dropped when the dialog goes
 
     # --- layout ------------------------------------------------------------------------
     def _build_curves(self) -> None:
@@ -126,6 +132,12 @@ class RunCompareDialog(QDialog):
         self.worker = worker
         worker.start()
         return worker
+
+    def _say_gone(self) -> None:
+        gone = [self.names[key] for key, folder in zip("AB", self.folders) if not folder.is_dir()]
+        self.gone_label.setText(self.tr("Deleted since it was compared: %1. The comparison shows it as it was; "
+                                        "Edit > Undo puts it back.").replace("%1", ", ".join(gone)) if gone else "")
+        self.gone_label.setVisible(bool(gone))
 
     def _on_failed(self, message: str) -> None:
         self.summary.setText(self.tr("Cannot compare these runs: {m}").format(m=html.escape(message)))

@@ -102,6 +102,12 @@ class RunReader(QObject):
         self._schedule_turn()
         return list(runs)
 
+    def forget_lists(self) -> None:
+        """Runs were added or removed in this turn (a run deleted, or put back by Undo, inside a job
+        folder leaves the runs folder's stats as they were): the next lists are made again."""
+        self._listed.clear()
+        self._seen.clear()
+
     def _schedule_turn(self) -> None:
         if not self._turn_scheduled:
             self._turn_scheduled = True

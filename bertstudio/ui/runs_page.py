@@ -28,8 +28,9 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMessageBox, QPushButton, QSplitter, QTableView,
+    QAbstractItemView, QFileDialog, QInputDialog, QLabel, QMessageBox, QPushButton, QSplitter, QTableView,
     QVBoxLayout, QWidget,
 )
 
@@ -39,6 +40,7 @@ from bertstudio.train.events import RunFinished
 from bertstudio.data import atomic
 from bertstudio.errors import BertStudioError
 from bertstudio.train.rundir import RunInfo, rename_run
+from bertstudio.ui.editors.flow_layout import FlowLayout
 from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.run_follower import RunFollower
@@ -94,6 +96,13 @@ def add_external_run(session: Any, folder: str | Path) -> None:
     folders = [str(p) for p in external_runs(session)]
     if str(folder) not in folders:
         session.settings.setValue(_external_key(session), folders + [str(folder)])
+
+
+def remove_external_run(session: Any, folder: str | Path) -> None:
+    """Take a run opened from elsewhere off the list (Delete run): its folder stays where it is."""
+    folders = [str(p) for p in external_runs(session)]
+    if str(folder) in folders:
+        session.settings.setValue(_external_key(session), [f for f in folders if f != str(folder)])
 
 
 def in_project(session: Any, folder: str | Path) -> bool:
@@ -325,6 +334,7 @@ class RunsModel(QAbstractTableModel):
 class RunsPage(QWidget):
     run_activated = Signal(str)  # "show this run's results"
     resume_requested = Signal(str)  # "continue this stopped run" (the Train page does, MainWindow.resume_run)
+    status_message = Signal(str)  # for the window's status bar: where deleted runs went
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -363,19 +373,38 @@ class RunsPage(QWidget):
         self._resume_wanted: tuple[Path, Any] | None = None
         self.resume_button.setToolTip(self.tr("Continue the selected stopped run from its last checkpoint"))
         self.resume_button.clicked.connect(self._resume_selected)
+        self.delete_button = QPushButton(self.tr("Delete…"), objectName="deleteRunButton", enabled=False)
+        self.delete_button.setToolTip(self.tr("Move the selected runs to the trash (Edit > Undo puts them back); "
+                                              "a run opened from elsewhere only leaves this list"))
+        self.delete_button.clicked.connect(self._ask_delete)
+        # the same, from the table's context menu and its Delete key
+        self.delete_action = QAction(self.tr("Delete…"), self.table, objectName="deleteRunAction", enabled=False)
+        self.delete_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Delete))
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.delete_action.triggered.connect(self._ask_delete)
+        self.rename_action = QAction(self.tr("Rename…"), self.table, enabled=False)
+        self.rename_action.triggered.connect(self._ask_rename)
+        self.table.addActions([self.rename_action, self.delete_action])
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # the question Delete asks (tests answer it): True to delete
+        self.confirm_delete = self._confirm_delete
+        self.show_refusal = self._show_refusal  # why a run was not deleted (tests keep what it said)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
         # plain: it shows run folders' names as they are (a run named "<b>x</b>" read as markup)
         self.follow_label.setTextFormat(Qt.TextFormat.PlainText)
         self.monitor = TrainingMonitor(names=False)
-        bar = QHBoxLayout()
-        for w in (refresh, open_button, self.follow_button, self.compare_button, self.rename_button, self.resume_button):
+        # the buttons wrap onto a second line in a narrow window: seven in a row set the window's
+        # narrowest width past 865 px once Delete… came
+        buttons = QWidget(objectName="runsButtons")
+        bar = FlowLayout(buttons)
+        for w in (refresh, open_button, self.follow_button, self.compare_button, self.rename_button, self.resume_button,
+                  self.delete_button):
             bar.addWidget(w)
-        bar.addStretch(1)
         top = QWidget()
         tv = QVBoxLayout(top)
         tv.setContentsMargins(0, 0, 0, 0)
-        tv.addLayout(bar)
+        tv.addWidget(buttons)
         tv.addWidget(self.table)
         bottom = QWidget()
         bv = QVBoxLayout(bottom)
@@ -491,6 +520,9 @@ class RunsPage(QWidget):
         self.compare_button.setEnabled(len(runs) == 2 and all(r.status != READING for r in runs))  # read first
         self.follow_button.setEnabled(len(runs) == 1)  # it did nothing, silently, with none selected
         self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
+        self.rename_action.setEnabled(self.rename_button.isEnabled())
+        self.delete_button.setEnabled(bool(runs))
+        self.delete_action.setEnabled(bool(runs))
         self._offer_resume(runs[0] if len(runs) == 1 else None)
         if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
             self.follow(runs[0].folder)  # one run picked: its curves (a run still training keeps drawing)
@@ -615,6 +647,53 @@ class RunsPage(QWidget):
         self._select({target})  # it stays picked and followed under its new name
         self.session.notify_runs_changed()
         return target
+
+    def _ask_delete(self) -> None:
+        runs = self.selected_runs()
+        if runs and self.confirm_delete([r.folder for r in runs]):
+            self.delete_runs([r.folder for r in runs])
+
+    def _confirm_delete(self, folders: list[Path]) -> bool:
+        from bertstudio.ui.run_delete import confirm_text
+
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete runs"), confirm_text(folders, self.session),
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # run names as they are
+        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is delete
+
+    def delete_runs(self, folders: Iterable[str | Path]) -> Any:
+        """Delete runs (no question asked): the project's to the trash, others off the list; one
+        command on the undo stack puts them back. A run training now is refused (``show_refusal``);
+        the followed run is let go first. Returns the command pushed (None: nothing went)."""
+        from bertstudio.ui.run_delete import DeleteRunsCommand, deleted_text, delete_runs
+
+        folders = [Path(f) for f in folders]
+        for folder in folders:  # Windows holds a watched folder: it could not be moved
+            if str(folder) in self._watcher.directories():
+                self._watcher.removePath(str(folder))
+        followed = Path(self.follower.folder) if self.follower is not None else None
+        if followed in folders:  # its follower watches the folder and reads its history: let go first
+            self.stop_following()
+        done, problem = delete_runs(self.session, folders)
+        command = None
+        if done:
+            text = (self.tr("Delete run %1").replace("%1", done[0].folder.name) if len(done) == 1
+                    else self.tr("Delete %n runs", "", len(done)))
+            command = DeleteRunsCommand(self.session, done, text)
+            self.session.undo_stack.push(command)
+            self.session.notify_runs_changed()  # this page and every other listing runs refresh
+            self.status_message.emit(deleted_text(done))
+        if followed in folders and followed not in {d.folder for d in done} and followed.is_dir():
+            self.follow(followed)  # refused: its curves come back
+        if problem:
+            self.show_refusal(problem)
+        return command
+
+    def _show_refusal(self, problem: str) -> None:
+        QMessageBox.warning(self, self.tr("Delete runs"), problem)
 
     def compare_selected(self) -> Any:
         """Open the comparison of the two selected runs, the older one as A."""

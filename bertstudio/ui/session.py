@@ -98,6 +98,9 @@ class ProjectSession(QObject):
         self._labels_by_undo = False  # set while an undo command changes the label set: the stack is kept
         # the labels partly tagged sentences hold (the tagging editor's drafts, not yet the project's rows)
         self.draft_labels: Callable[[], set[str]] = set
+        # the run folders the Train page is training into now (made before the run holds their lock):
+        # the Runs page never deletes one
+        self.training_runs: Callable[[], set[str]] = set
         self._project: Any | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._split = "train"
@@ -440,6 +443,7 @@ class ProjectSession(QObject):
 
     def notify_runs_changed(self) -> None:
         """Pages that start or delete runs call this so the Runs/Results pages refresh."""
+        self.run_reader.forget_lists()  # what this turn listed may hold the run deleted or miss the one added
         self.runs_changed.emit()
 
     # -- recent projects (QSettings) -----------------------------------------------------

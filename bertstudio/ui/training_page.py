@@ -131,6 +131,7 @@ class TrainingPage(QWidget):
         self._state_timer = QTimer(self, singleShot=True, interval=150)  # labels arrive a key press at a time
         self._state_timer.timeout.connect(self._refresh_state)
         self._build()
+        session.training_runs = self.training_folders  # the Runs page deletes none of them
         # Bound methods (not lambdas), so Qt drops the connections when the page goes.
         for sig in ("project_opened", "project_closed", "data_imported", "labels_changed"):
             getattr(session, sig).connect(self._refresh_state)
@@ -452,6 +453,10 @@ class TrainingPage(QWidget):
     # --- running --------------------------------------------------------------------
     def is_running(self) -> bool:
         return self.worker is not None and self.worker.is_running()
+
+    def training_folders(self) -> set[str]:
+        """The run folders of the run going on (its seeds' too); none between runs."""
+        return {f for f in (self.run_dir, *self._seed_folders) if f} if self.is_running() else set()
 
     def cancel_and_wait(self, timeout_ms: int = 30000) -> bool:
         """For the main window's close handler: stop the run and wait for its thread. The run's

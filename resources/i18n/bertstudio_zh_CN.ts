@@ -484,12 +484,85 @@
         <source>Label {name} is in a partly tagged sentence: finish that sentence or untag its words first.</source>
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="115"/>
+        <source>%1 is training now: stop it on the Train page (or in its terminal) before deleting it.</source>
+        <translation>%1 正在训练：请先在训练页（或它的终端里）停止它，再删除。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="118"/>
+        <source>%1 was not put back: a folder of that name exists now. The deleted run stays at %2.</source>
+        <translation>%1 未能放回：现在已有同名文件夹。已删除的运行仍在 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="121"/>
+        <source>%1 was not put back: it is no longer in the trash.</source>
+        <translation>%1 未能放回：它已不在回收站中。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="134"/>
+        <source>%1 is training now: stop it on the Train page before deleting it.</source>
+        <translation>%1 正在训练：请先在训练页停止它，再删除。</translation>
+    </message>
     <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="164"/>
+        <source>Moved %n run(s) to the trash.</source>
+        <translation>
+            <numerusform>已将 %n 个运行移到回收站。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="167"/>
+        <source>Moved %n run(s) to the project&apos;s trash folder %1 (this system has no trash).</source>
+        <translation>
+            <numerusform>已将 %n 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="170"/>
+        <source>Removed %n run(s) opened from elsewhere from the list; their folders stay on disk.</source>
+        <translation>
+            <numerusform>已从列表中移除 %n 个从别处打开的运行；它们的文件夹仍留在磁盘上。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="172"/>
+        <source>Edit &gt; Undo puts them back.</source>
+        <translation>编辑 &gt; 撤销可将其放回。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="183"/>
         <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <source> and %n more</source>
         <translation>
             <numerusform>等另外 %n 个</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="184"/>
+        <source>Delete %n run(s): %1?</source>
+        <translation>
+            <numerusform>删除 %n 个运行：%1？</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="190"/>
+        <source>%n run folder(s) (%1 files, %2 MB) go to the trash.</source>
+        <translation>
+            <numerusform>%n 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="193"/>
+        <source>%n run(s) opened from elsewhere only leave this list; their folders are not deleted.</source>
+        <translation>
+            <numerusform>%n 个从别处打开的运行只会从此列表中移除；它们的文件夹不会被删除。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="195"/>
+        <source>Edit &gt; Undo (Ctrl+Z) puts them back.</source>
+        <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
     </message>
     <message numerus="yes">
         <location filename="../../bertstudio/ui/run_words.py" line="215"/>
@@ -1460,7 +1533,7 @@
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="164"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="231"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
@@ -1476,47 +1549,47 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/data_page.py" line="193"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="480"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="281"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="274"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="282"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="284"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="285"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="459"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="464"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="458"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="466"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="471"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="479"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -2261,52 +2334,52 @@
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="538"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="539"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="540"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="541"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="556"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="557"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="573"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="574"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="609"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="614"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="610"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="615"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="614"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="619"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="617"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="622"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="620"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="625"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="622"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="627"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -2842,42 +2915,42 @@
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="538"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="589"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="595"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="591"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="597"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="611"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="617"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="635"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="641"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="639"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="645"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="640"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="640"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2917,43 +2990,43 @@
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="521"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="527"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="529"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="534"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="540"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="541"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="616"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="622"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="617"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="623"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="618"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="626"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="624"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="632"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="627"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="633"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -3498,47 +3571,47 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="208"/>
+        <location filename="../../bertstudio/ui/session.py" line="211"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="214"/>
+        <location filename="../../bertstudio/ui/session.py" line="217"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="231"/>
+        <location filename="../../bertstudio/ui/session.py" line="234"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="233"/>
+        <location filename="../../bertstudio/ui/session.py" line="236"/>
         <source>Rename entity type {a} to {b}</source>
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="271"/>
+        <location filename="../../bertstudio/ui/session.py" line="274"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="273"/>
+        <location filename="../../bertstudio/ui/session.py" line="276"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="284"/>
+        <location filename="../../bertstudio/ui/session.py" line="287"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="409"/>
+        <location filename="../../bertstudio/ui/session.py" line="412"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="425"/>
+        <location filename="../../bertstudio/ui/session.py" line="428"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -4335,171 +4408,176 @@
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="87"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="89"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="87"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="88"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="87"/>
         <source>Training loss by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="88"/>
         <source>examples seen</source>
         <translation>已见样例数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="88"/>
         <source>Training loss by examples seen</source>
         <translation>训练损失（按已见样本数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="89"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="210"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="89"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="222"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="92"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="91"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="97"/>
         <source>Setting</source>
         <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="91"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="97"/>
         <source>Run A</source>
         <translation>运行 A</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="91"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="97"/>
         <source>Run B</source>
         <translation>运行 B</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="94"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="100"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="110"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="116"/>
         <source>Examples</source>
         <translation>样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="113"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="119"/>
         <source>Fixed (wrong → right): {n}</source>
         <translation>修正(错 → 对):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="113"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="119"/>
         <source>Broken (right → wrong): {n}</source>
         <translation>退化(对 → 错):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="114"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="120"/>
         <source>Both wrong: {n}</source>
         <translation>都错:{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="131"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="138"/>
+        <source>Deleted since it was compared: %1. The comparison shows it as it was; Edit &gt; Undo puts it back.</source>
+        <translation>比较之后已被删除：%1。比较结果仍显示它当时的样子；编辑 &gt; 撤销可将其放回。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="143"/>
         <source>Cannot compare these runs: {m}</source>
         <translation>无法比较这些运行:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="167"/>
         <source>A = {a}, B = {b}.</source>
         <translation>A = {a},B = {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="161"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="173"/>
         <source>the examples&apos; text</source>
         <translation>样例的文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="163"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="175"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="166"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="178"/>
         <source>%n row(s) relabelled between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间重新标注过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="168"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="180"/>
         <source>%n row(s) edited between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间文本被编辑过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="170"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="182"/>
         <source>%n row(s) whose gold differs at the same position are left out.</source>
         <translation>
             <numerusform>同一位置上标准答案不同的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="175"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="187"/>
         <source>A score counts as right within ±{t} of its gold (a tenth of the gold scores&apos; scale).</source>
         <translation>分数与标准答案相差在 ±{t} 以内即算正确（标准答案分数范围的十分之一）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="180"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="192"/>
         <source>{m}: {a} → {b} ({d} points; 95% paired bootstrap interval {lo} to {hi}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d} 个百分点；95% 配对自助法区间 {lo} 到 {hi}，重采样 {k:,} 次)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="161"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="173"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="162"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="174"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="172"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="184"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="187"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="199"/>
         <source>Both resample the evaluation rows only: the same settings trained with another seed can differ too (Seeds on the Train page measures by how much).</source>
         <translation>两者都只对评估行重采样：同样的设置换一个随机种子训练，结果也会不同（训练页的“种子数”可测出差多少）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="210"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="222"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="233"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="245"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="252"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="264"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
@@ -4507,97 +4585,97 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="263"/>
         <source>The run&apos;s process was closed or killed as the run started, before it saved its settings or a model: nothing in this folder can be used. Delete the folder to remove it from this list.</source>
         <translation>该运行刚开始时其进程就被关闭或终止，尚未保存设置或模型：此文件夹中没有可用的内容。删除该文件夹即可将其从列表中移除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="260"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="274"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="283"/>
         <source>interrupted before it saved anything</source>
         <translation>在保存任何内容之前中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="294"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="299"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="312"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="312"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="312"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4605,101 +4683,136 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="356"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="348"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="358"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="350"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="360"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="352"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="353"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="363"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="355"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="365"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="385"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="356"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="366"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="358"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="368"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="364"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="544"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="374"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="576"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="376"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="381"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="377"/>
+        <source>Move the selected runs to the trash (Edit &gt; Undo puts them back); a run opened from elsewhere only leaves this list</source>
+        <translation>将选中的运行移到回收站（编辑 &gt; 撤销可将其放回）；从别处打开的运行只会从此列表中移除</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="479"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="508"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="481"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="510"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="483"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="512"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="484"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="513"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="507"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="512"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="539"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="544"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="507"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="539"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="583"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="630"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="659"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="696"/>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="662"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="683"/>
+        <source>Delete run %1</source>
+        <translation>删除运行 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/runs_page.py" line="684"/>
+        <source>Delete %n runs</source>
+        <translation>
+            <numerusform>删除 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="709"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="667"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="746"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="691"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="770"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -5767,382 +5880,382 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="159"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="159"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="160"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="160"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="161"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="162"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="163"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="448"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="594"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="594"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="595"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="415"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="258"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="427"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="475"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="480"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="546"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
         <source>SetFit learns from single labelled sentences, and this is a “{task}” project: choose the method “{finetune}”</source>
         <translation>SetFit 从单个已标注句子学习，而这是“{task}”项目：请选择方法“{finetune}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="663"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="727"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="732"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="766"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="771"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="786"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="791"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="801"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="806"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="798"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="327"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="328"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="331"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="332"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="374"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
         <source>Saved training settings not restored, the defaults shown instead: {m}</source>
         <translation>保存的训练设置未能恢复，已改为显示默认值：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="423"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="424"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="442"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
         <source>not counted: these settings do not fit the model</source>
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
         <source>the {setting} {text} is not a number</source>
         <translation>{setting} {text} 不是数字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="506"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="511"/>
         <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
         <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
         <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
         <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="512"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
         <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="531"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="536"/>
         <source>the head “{head}” reads text pairs, and a “{task}” project has none: choose another head</source>
         <translation>输出头“{head}”读取文本对，而“{task}”项目没有文本对：请选择其他输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="534"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
         <source>the head “{head}” predicts one value per example, and a “{task}” project predicts one per token or answer span: choose “{linear}”</source>
         <translation>输出头“{head}”为每个样例预测一个值，而“{task}”项目为每个词元或答案片段预测：请选择“{linear}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="538"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="543"/>
         <source>LoRA cannot train the head “{head}”: choose “{full}”, “{frozen}” or “{top}” for it, or the head “{linear}” or “{mlp}” for LoRA</source>
         <translation>LoRA 无法训练输出头“{head}”：请为它选择“{full}”、“{frozen}”或“{top}”，或为 LoRA 选择输出头“{linear}”或“{mlp}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
         <source>SetFit trains the head “{embedding}” and no other: choose that head, or the method “{finetune}”</source>
         <translation>SetFit 只训练输出头“{embedding}”：请选择该输出头，或选择方法“{finetune}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
         <source>head learning rate</source>
         <translation>分类头学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
         <source>gradient accumulation steps</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="561"/>
         <source>epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="561"/>
         <source>warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="562"/>
         <source>maximum length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="562"/>
         <source>seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="562"/>
         <source>number of seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
         <source>evaluation interval (steps)</source>
         <translation>评估间隔（步）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
         <source>held-out share</source>
         <translation>留出比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
         <source>weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
         <source>early stopping patience</source>
         <translation>早停耐心值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
         <source>above {n}</source>
         <translation>大于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
         <source>at least {n}</source>
         <translation>至少 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="578"/>
         <source>below {n}</source>
         <translation>小于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="578"/>
         <source>at most {n}</source>
         <translation>至多 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
         <source>the {setting} {value} is out of range: it must be {what} {range}</source>
         <translation>{setting} {value} 超出范围：须为{range}的{what}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="577"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="582"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="577"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="582"/>
         <source>a number</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="583"/>
         <source> and </source>
         <translation>且</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="686"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="691"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="693"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="696"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="701"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="705"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="710"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="783"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="788"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="832"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="837"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="837"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="842"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="838"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="843"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="841"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="846"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="842"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="847"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="851"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="856"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="858"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="863"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="875"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="880"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="877"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="882"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="881"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="886"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="883"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="888"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="884"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="889"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="916"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="921"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="920"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="925"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

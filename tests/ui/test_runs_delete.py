@@ -1,0 +1,238 @@
+"""Delete run on the Runs page: the project's runs go to a trash (the system's, or the project's
+own folder where there is none), a run opened from elsewhere only leaves the list, a run training
+now is refused, and Edit > Undo puts each run back where it was, never over a folder of its name.
+Every page listing runs drops a deleted run and lists it again on undo."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from bertstudio.data.project_lock import lock_run_folder, unlock_folder
+from bertstudio.train.config import TrainConfig
+from bertstudio.ui import run_delete
+from bertstudio.ui.runs_page import RunsPage, add_external_run, external_runs
+
+
+def _run(folder: Path, acc: float = 0.5, glue_task: str | None = None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    TrainConfig(task="sentence", labels=["neg", "pos"], glue_task=glue_task, output_dir=str(folder)).save(folder / "config.toml")
+    (folder / "metrics.json").write_text(json.dumps({"accuracy": acc}), encoding="utf-8")
+    (folder / "history.jsonl").write_text("", encoding="utf-8")
+    (folder / "model").mkdir(exist_ok=True)
+    (folder / "model" / "weights.bin").write_bytes(bytes(range(256)) * 100)
+    return folder
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def session(session_factory):
+    return session_factory("sentence", ["neg", "pos"])
+
+
+@pytest.fixture
+def no_system_trash(monkeypatch):
+    """As on this headless box (no ~/.local/share): the runs go to the project's trash folder, and
+    a test never puts anything in the user's own trash."""
+    monkeypatch.setattr(run_delete, "system_trash", lambda _folder: None)
+
+
+def _page(qtbot, session) -> RunsPage:
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.confirm_delete = lambda _folders: pytest.fail("the question is asked only from the button or key")
+    page.refusals = []
+    page.show_refusal = page.refusals.append
+    return page
+
+
+def _names(page: RunsPage) -> list[str]:
+    return [page.model.index(r, 0).data() for r in range(page.model.rowCount())]
+
+
+def test_delete_then_undo_puts_the_run_back_with_the_same_files(qtbot, session, no_system_trash):
+    runs_dir = session.project.runs_dir
+    keep, gone = _run(runs_dir / "keep"), _run(runs_dir / "failed-try")
+    before = _files(gone)
+    page = _page(qtbot, session)
+    page.table.selectRow(_names(page).index("failed-try"))  # followed, as a picked run is
+    assert page.follower is not None and Path(page.follower.folder) == gone
+    messages = []
+    page.status_message.connect(messages.append)
+    command = page.delete_runs([gone])
+    trash = session.project.folder / "trash"
+    assert not gone.exists() and _files(trash / "failed-try") == before
+    assert _names(page) == ["keep"] and page.follower is None  # let go of first, and never listed from the trash
+    assert str(trash) in messages[0] and "Undo" in messages[0]  # where it went, and how to get it back
+    assert session.undo_stack.undoText() == command.text() == "Delete run failed-try"
+    session.undo_stack.undo()
+    assert _files(gone) == before and not (trash / "failed-try").exists()
+    assert sorted(_names(page)) == ["failed-try", "keep"]
+    session.undo_stack.redo()  # deleted again
+    assert not gone.exists() and _files(trash / "failed-try") == before and _names(page) == ["keep"]
+    assert keep.is_dir()
+
+
+def test_the_system_trash_is_used_where_there_is_one(qtbot, session, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # Qt's freedesktop trash, in the test's folder
+    (tmp_path / "xdg").mkdir()
+    run = _run(session.project.runs_dir / "big-model")
+    before = _files(run)
+    page = _page(qtbot, session)
+    command = page.delete_runs([run])
+    trashed = command.deleted[0].trashed
+    if not command.deleted[0].system:
+        pytest.skip("Qt found no trash for this folder here")
+    assert trashed.parent == tmp_path / "xdg" / "Trash" / "files" and _files(trashed) == before
+    assert not (session.project.folder / "trash").exists()
+    assert (tmp_path / "xdg" / "Trash" / "info" / f"{trashed.name}.trashinfo").is_file()
+    session.undo_stack.undo()
+    assert _files(run) == before and not trashed.exists()
+    assert not (tmp_path / "xdg" / "Trash" / "info" / f"{trashed.name}.trashinfo").exists()  # no stale trash entry
+
+
+def test_a_run_opened_from_elsewhere_only_leaves_the_list(qtbot, session, tmp_path, no_system_trash):
+    outside = _run(tmp_path / "server" / "gpu-run")
+    add_external_run(session, outside)
+    page = _page(qtbot, session)
+    assert _names(page) == ["gpu-run"]
+    assert "not deleted" in run_delete.confirm_text([outside], session)
+    messages = []
+    page.status_message.connect(messages.append)
+    page.delete_runs([outside])
+    assert outside.is_dir() and (outside / "model" / "weights.bin").is_file()  # never deleted from disk
+    assert _names(page) == [] and external_runs(session) == []
+    assert "stay on disk" in messages[0]
+    session.undo_stack.undo()
+    assert _names(page) == ["gpu-run"] and external_runs(session) == [outside]
+
+
+def test_a_run_training_now_is_refused(qtbot, session, no_system_trash):
+    runs_dir = session.project.runs_dir
+    training, written = _run(runs_dir / "training-now"), _run(runs_dir / "cli-run")
+    page = _page(qtbot, session)
+    session.training_runs = lambda: {str(training)}  # the Train page's run (its folder made before it holds the lock)
+    assert page.delete_runs([written, training]) is None  # none of a selection holding it goes
+    assert training.is_dir() and written.is_dir() and "training now" in page.refusals[-1] and session.undo_stack.count() == 0
+    lock = lock_run_folder(written)  # a run another process (the CLI) writes: its writer lock held
+    if lock is None:
+        pytest.skip("no folder locks on this file system")
+    try:
+        page.table.selectRow(_names(page).index("cli-run"))
+        assert page.delete_runs([written]) is None
+    finally:
+        unlock_folder(lock)
+    assert written.is_dir() and "training now" in page.refusals[-1] and session.undo_stack.count() == 0
+    assert page.follower is not None and Path(page.follower.folder) == written  # its curves came back
+    assert sorted(_names(page)) == ["cli-run", "training-now"]
+
+
+def test_undo_never_puts_a_run_back_over_a_folder_of_its_name(qtbot, session, no_system_trash):
+    run = _run(session.project.runs_dir / "run1")
+    before = _files(run)
+    page = _page(qtbot, session)
+    page.delete_runs([run])
+    _run(run, acc=0.9)  # a new run of that name, made since
+    theirs = _files(run)
+    with qtbot.waitSignal(session.failed) as failed:
+        session.undo_stack.undo()
+    said = str(failed.args[0])
+    assert "exists now" in said and str(session.project.folder / "trash" / "run1") in said
+    assert _files(run) == theirs  # not overwritten
+    assert _files(session.project.folder / "trash" / "run1") == before  # still in the trash, said where
+    assert session.undo_stack.count() == 0  # nothing came back: the command left the stack
+
+
+def test_the_button_and_the_delete_key_ask_first(qtbot, session, no_system_trash):
+    runs_dir = session.project.runs_dir
+    a, b = _run(runs_dir / "a"), _run(runs_dir / "b")
+    page = _page(qtbot, session)
+    assert not page.delete_button.isEnabled()
+    asked = []
+    page.confirm_delete = lambda folders: asked.append(folders) or False  # Cancel
+    page.table.selectAll()
+    assert page.delete_button.isEnabled()
+    qtbot.mouseClick(page.delete_button, Qt.MouseButton.LeftButton)
+    assert sorted(asked[0]) == [a, b] and a.is_dir() and b.is_dir()
+    text = run_delete.confirm_text(asked[0], session)
+    assert "a, b" in text or "b, a" in text
+    assert "8 files" in text and "0.1 MB" in text and "Undo" in text  # four files in each run
+    page.confirm_delete = lambda folders: True
+    page.show()
+    qtbot.waitExposed(page)
+    page.activateWindow()  # a shortcut reaches only the active window's widgets
+    qtbot.waitUntil(page.isActiveWindow, timeout=2000)
+    page.table.setFocus()
+    qtbot.keyClick(page.table, Qt.Key.Key_Delete)
+    assert not a.exists() and not b.exists() and _names(page) == []
+    assert session.undo_stack.undoText() == "Delete 2 runs"
+    session.undo_stack.undo()
+    assert a.is_dir() and b.is_dir() and sorted(_names(page)) == ["a", "b"]
+
+
+def test_other_pages_drop_a_deleted_run_and_list_it_again_on_undo(qtbot, session, no_system_trash):
+    from bertstudio.ui.playground import PlaygroundPage
+    from bertstudio.ui.results_page import ResultsPage
+    from bertstudio.ui.run_compare import RunCompareDialog
+    from bertstudio.ui.scoreboard_page import ScoreboardPage
+
+    runs_dir = session.project.runs_dir
+    older = _run(runs_dir / "sst2-old", acc=0.6, glue_task="SST-2")
+    newer = _run(runs_dir / "sst2-new", acc=0.9, glue_task="SST-2")
+    for run in (older, newer):  # a model the Playground lists (never loaded here)
+        (run / "model" / "config.json").write_text("{}", encoding="utf-8")
+    page = _page(qtbot, session)
+    results, board, playground = ResultsPage(session), ScoreboardPage(session), PlaygroundPage(session)
+    compare = RunCompareDialog(session, older, newer)
+    for widget in (results, board, playground, compare):
+        qtbot.addWidget(widget)
+
+    def listed() -> tuple[list[str], str, list[str]]:
+        combo = [results.run_combo.itemText(i) for i in range(results.run_combo.count())]
+        row = next(r for r in range(board.table.rowCount()) if board.table.item(r, 0).text() == "SST-2")
+        models = [playground.run_combo.itemData(i) for i in range(playground.run_combo.count())]
+        return combo, board.table.item(row, 3).text(), [Path(m).name for m in models]
+
+    results.show_run(newer)  # the run on show is the one deleted
+    playground.run_combo.setCurrentIndex(playground.run_combo.findData(str(newer)))  # and the model picked
+    assert listed() == (["sst2-new", "sst2-old"], "sst2-new", ["sst2-new", "sst2-old"])
+    page.delete_runs([newer])
+    assert listed() == (["sst2-old"], "sst2-old", ["sst2-old"]) and results.run_dir == older
+    assert playground.model_dir() == str(older / "model")
+    assert compare.gone_label.isVisibleTo(compare) and "sst2-new" in compare.gone_label.text()
+    session.undo_stack.undo()
+    assert listed() == (["sst2-new", "sst2-old"], "sst2-new", ["sst2-new", "sst2-old"])
+    assert not compare.gone_label.isVisibleTo(compare)
+
+
+def test_a_seeds_jobs_run_leaves_the_list_at_once(qtbot, session, no_system_trash):
+    """Deleting runs/job/seed-2 leaves runs/ as it was: the list made in this turn is made again."""
+    job = session.project.runs_dir / "job"
+    one, two = _run(job / "seed-1"), _run(job / "seed-2")
+    page = _page(qtbot, session)
+    assert sorted(_names(page)) == ["seed-1", "seed-2"]
+    page.delete_runs([two])
+    assert _names(page) == ["seed-1"] and (session.project.folder / "trash" / "seed-2").is_dir()
+    session.undo_stack.undo()
+    assert sorted(_names(page)) == ["seed-1", "seed-2"] and two.is_dir() and one.is_dir()
+
+
+def test_in_the_window_the_status_bar_says_where_and_edit_undo_puts_it_back(qtbot, main_window, no_system_trash):
+    session = main_window.session
+    run = _run(session.project.runs_dir / "old-try")
+    page = main_window.pages["runs"]
+    page.refresh()
+    main_window.show_page("runs")
+    page.delete_runs([run])
+    assert not run.exists() and str(session.project.folder / "trash") in main_window.statusBar().currentMessage()
+    assert "old-try" in main_window.undo_action.text()  # Edit > Undo says what it undoes
+    main_window.undo_action.trigger()
+    assert (run / "model" / "weights.bin").is_file() and _names(page) == ["old-try"]
