@@ -135,6 +135,8 @@ def delete_runs(session: Any, folders: Iterable[Path]) -> tuple[list[Deleted], s
     runs_dir = getattr(session.project, "runs_dir", None)
     done: list[Deleted] = []
     for folder in folders:
+        if any(d.folder == folder for d in done):  # a job folder its last run took along (a redo lists it)
+            continue
         if runs_dir is None or not in_project(session, folder):
             remove_external_run(session, folder)
             done.append(Deleted(folder, None))
@@ -152,7 +154,25 @@ def delete_runs(session: Any, folders: Iterable[Path]) -> tuple[list[Deleted], s
         except (BertStudioError, OSError) as exc:
             return done, refusal_text(exc, folder)
         done.append(Deleted(folder, trashed, system=bool(went)))
+        job = _emptied_job(folder, Path(runs_dir))
+        if job is not None:  # its last run gone, a job folder lists as a run of its own ("unknown"): it goes too
+            went.clear()
+            try:  # after its run on the list: an undo puts the job folder back first, then the run into it
+                done.append(Deleted(job, run_trash.trash_run(job, run_trash.project_trash(runs_dir), mover=to_system),
+                                    system=bool(went)))
+            except (BertStudioError, OSError) as exc:
+                return done, refusal_text(exc, job)
     return done, None
+
+
+def _emptied_job(folder: Path, runs_dir: Path) -> Path | None:
+    """The seeds or GLUE job folder ``folder`` was a run of, when no run is left in it."""
+    from bertstudio.train.seeds import job_runs
+
+    job = folder.parent
+    if job == runs_dir or job.parent != runs_dir or not job.is_dir() or job.is_symlink() or job_runs(job):
+        return None
+    return job
 
 
 def deleted_text(done: list[Deleted]) -> str:

@@ -236,3 +236,22 @@ def test_in_the_window_the_status_bar_says_where_and_edit_undo_puts_it_back(qtbo
     assert "old-try" in main_window.undo_action.text()  # Edit > Undo says what it undoes
     main_window.undo_action.trigger()
     assert (run / "model" / "weights.bin").is_file() and _names(page) == ["old-try"]
+
+
+def test_a_jobs_last_run_deleted_takes_its_job_folder_along(qtbot, session, no_system_trash):
+    """A seeds job's folder without runs listed as a run of its own, "unknown", once its last seed went."""
+    job = session.project.runs_dir / "job"
+    one, two = _run(job / "seed-1"), _run(job / "seed-2")
+    (job / "seeds.json").write_text('{"seeds": [1, 2]}', encoding="utf-8")
+    page = _page(qtbot, session)
+    page.delete_runs([one, two])
+    assert _names(page) == [] and not job.exists()
+    assert (session.project.folder / "trash" / "job" / "seeds.json").is_file()
+    session.undo_stack.undo()
+    assert sorted(_names(page)) == ["seed-1", "seed-2"] and (job / "seeds.json").is_file()
+    assert _files(one) and _files(two)
+    with qtbot.assertNotEmitted(session.failed):
+        session.undo_stack.redo()
+    assert _names(page) == [] and not job.exists() and session.undo_stack.canUndo()
+    session.undo_stack.undo()
+    assert sorted(_names(page)) == ["seed-1", "seed-2"]
