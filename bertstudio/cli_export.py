@@ -85,7 +85,7 @@ def cmd_push_to_hub(args: argparse.Namespace, out: TextIO) -> int:
 def _progress(args: argparse.Namespace) -> Any:
     """The ``[ 5%] message`` lines on stderr that a long job prints (none with --quiet)."""
 
-    def progress(fraction: float, message: object) -> None:  # a str, or train/onnx_export.ExportStep (its English line)
+    def progress(fraction: float, message: object) -> None:  # a str, or an ExportStep / hub.PushStep (its English line)
         if not args.quiet:
             sys.stderr.write(f"[{fraction * 100:3.0f}%] {message}\n")
 

@@ -58,8 +58,34 @@ _SETTINGS = ("model", "head", "mode", "lora_rank", "epochs", "lr", "batch_size",
              "weight_decay", "keep_tuning", "max_length", "seed", "precision", "max_train_examples")
 
 UPLOAD_STARTED = 0.2  # the progress fraction reported as upload_folder begins: from then on a push cannot be stopped
+# each step of a push and its English line (what the CLI prints); "checking_onnx" and "uploading" add their facts
+STEPS = {"files": "checking which files go up (the model's own files; no links, no hidden files)",
+         "checking_model": "loading the model as `bertstudio predict` would (config, tokenizer, weights) and "
+                           "predicting one example",
+         "checking_onnx": "loading {file} as `bertstudio predict` would and predicting one example",
+         "card": "writing the model card", "creating": "creating the repository",
+         "uploading": "uploading {count} files ({size}){left}", "done": "done"}
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PushStep:
+    """Which step of :data:`STEPS` a push is at, with its numbers: a fact a UI says in its own words
+    (the push dialog said "uploading 9 files (0.4 MB); left out: ..." in English inside its Chinese
+    window); ``str()`` is the English line the CLI prints."""
+
+    step: str
+    file: str = ""  # checking_onnx: the .onnx file loaded
+    count: int = 0  # uploading: how many files go up (the card included)
+    size: int = 0  # uploading: their bytes
+    left_out: tuple[Path, ...] = ()  # uploading: the folder's files that stay home (see left_out_text)
+
+    def __str__(self) -> str:
+        left = f"; left out: {left_out_text(list(self.left_out))}" if self.left_out else ""
+        return STEPS.get(self.step, self.step).format(file=self.file, count=self.count, size=_megabytes(self.size),
+                                                      left=left)
+
 
 
 @dataclass
@@ -225,7 +251,7 @@ def _names(paths: list[Path], most: int = 12) -> str:
     return shown + (f" and {len(paths) - most} more" if len(paths) > most else "")
 
 
-def check_pushable(source: PushSource, report: Callable[[str], None] | None = None) -> None:
+def check_pushable(source: PushSource, report: Callable[[PushStep], None] | None = None) -> None:
     """What goes up must load for whoever downloads it, and run no code. First the quick checks
     every load makes (no auto_map, sane sizes that match the weights, tokenizer files, a readable
     config.json), and a model folder must hold its weights as model.safetensors, never only a
@@ -242,7 +268,7 @@ def check_pushable(source: PushSource, report: Callable[[str], None] | None = No
 
         read_meta(source.files)
         for model in sorted(source.files.glob("*.onnx")):
-            say(f"loading {model.name} as `bertstudio predict` would and predicting one example")
+            say(PushStep("checking_onnx", file=model.name))
             _predicts(model, lambda m=model: onnx_predictor(m, threads=1))
         return
     inspect_model_folder(source.files)
@@ -251,7 +277,7 @@ def check_pushable(source: PushSource, report: Callable[[str], None] | None = No
                           expected="weights saved as safetensors (a pickled pytorch_model.bin is not pushed)")
     from bertstudio.train.predict import Predictor
 
-    say("loading the model as `bertstudio predict` would (config, tokenizer, weights) and predicting one example")
+    say(PushStep("checking_model"))
     _predicts(source.files, lambda: Predictor.load(source.files, device="cpu"))
 
 
@@ -562,7 +588,7 @@ def _megabytes(size: int) -> str:
 
 def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, private: bool = True,
                 commit_message: str = "Upload model from bertstudio", api: Any = None,
-                progress: Callable[[float, str], None] | None = None,
+                progress: Callable[[float, PushStep], None] | None = None,
                 cancel: threading.Event | UploadGate | None = None) -> PushResult:
     """Upload ``folder`` (see :func:`resolve_source`) to ``repo_id``. ``cancel`` is looked at before
     the repository is looked up, before it is created, and as the upload begins (reported at
@@ -579,11 +605,11 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     if "/" not in repo_id:  # valid for validate_repo_id (a legacy top-level id), but not one a user can create
         raise ConfigError(f"{repo_id!r} names no owner", where="repository id", expected="user/name or org/name")
     source = resolve_source(folder)
-    report(0.01, "checking which files go up (the model's own files; no links, no hidden files)")
+    report(0.01, PushStep("files"))
     plan = pushed_files(source)
     check_pushable(source, lambda message: report(0.02, message))
     token = resolve_token(token)
-    report(0.05, "writing the model card")
+    report(0.05, PushStep("card"))
     card = model_card(source, repo_id)
     size = plan.size(source.files) + len(card.encode("utf-8"))
     count = len(plan.files) + 1
@@ -591,7 +617,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     gate = cancel if isinstance(cancel, UploadGate) else UploadGate(cancel or threading.Event())
     try:
         _stop_if_asked(gate, repo_id)
-        report(0.1, "creating the repository")
+        report(0.1, PushStep("creating"))
         _check_owner(_whoami(api, token, repo_id), repo_id)
         _stop_if_asked(gate, repo_id)  # whoami may take long: no repository is created after a cancel
         url = api.create_repo(repo_id, token=token, private=private, exist_ok=True, repo_type="model")
@@ -601,10 +627,9 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
                               expected="another repository, or ask for a public push")
         with tempfile.TemporaryDirectory(prefix="bertstudio-push-") as stage:
             _stage(source, plan.files, card, Path(stage))
-            left = f"; left out: {left_out_text(plan.left_out)}" if plan.left_out else ""
             if not gate.begin():
                 _stop_if_asked(gate, repo_id)
-            report(UPLOAD_STARTED, f"uploading {count} files ({_megabytes(size)}){left}")
+            report(UPLOAD_STARTED, PushStep("uploading", count=count, size=size, left_out=tuple(plan.left_out)))
             try:
                 api.upload_folder(repo_id=repo_id, folder_path=stage, commit_message=commit_message, token=token,
                                   repo_type="model")
@@ -625,7 +650,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     except _network_errors():  # the model is up; only its visibility is not known
         log.info("push to %s: its visibility could not be read", repo_id, exc_info=True)
         visible = None
-    report(1.0, "done")
+    report(1.0, PushStep("done"))
     return PushResult(str(url), count, size, plan.left_out, visible if isinstance(visible, bool) else None)
 
 

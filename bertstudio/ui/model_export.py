@@ -211,8 +211,9 @@ class PushToHubDialog(QDialog):
         repo, token, private, api = self.repo.text().strip(), self.token.text().strip() or None, self.private.isChecked(), self.api
         run = self.run
         gate = UploadGate()  # a cancel and the upload's start, decided one at a time (see reject)
-        worker = JobWorker(lambda report, cancel: push_to_hub(run, repo, token=token, private=private, api=api,
-                                                               progress=report, cancel=gate), name="bertstudio-hub-push")
+        worker = JobWorker(lambda report, cancel: push_to_hub(
+            run, repo, token=token, private=private, api=api, progress=lambda f, step: report(f, push_step_text(step)),
+            cancel=gate), name="bertstudio-hub-push")
         gate.cancel_event = worker.cancel_event  # the worker's flag: its outcome is "cancelled" when set
         worker.progressed.connect(self._on_progress)  # bound methods: queued to the GUI thread
         worker.finished.connect(self._on_pushed)
@@ -296,6 +297,52 @@ class PushToHubDialog(QDialog):
         self.status.setText(self.tr("Not pushed: {m}").format(m=_plain(message)))
         self.adjustSize()  # the wrapped label grows the dialog: the cause is at the end of the message
         self.failed.emit(message)
+
+
+def push_step_text(step: Any) -> str:
+    """A push's step (train/hub.PushStep) in the UI's language, the English as the core says it;
+    called on the job's thread (QCoreApplication.translate is thread-safe). Anything else is shown
+    as it is."""
+    what = getattr(step, "step", None)
+    if what == "checking_onnx":
+        return QCoreApplication.translate("PushToHubDialog", "loading {file} as `bertstudio predict` would and "
+                                                             "predicting one example").format(file=step.file)
+    if what == "uploading":
+        return _uploading_text(step.count, step.size, list(step.left_out))
+    texts = {"files": QCoreApplication.translate("PushToHubDialog", "checking which files go up (the model's own "
+                                                                    "files; no links, no hidden files)"),
+             "checking_model": QCoreApplication.translate("PushToHubDialog", "loading the model as `bertstudio "
+                                                          "predict` would (config, tokenizer, weights) and predicting "
+                                                          "one example"),
+             "card": QCoreApplication.translate("PushToHubDialog", "writing the model card"),
+             "creating": QCoreApplication.translate("PushToHubDialog", "creating the repository"),
+             "done": QCoreApplication.translate("PushToHubDialog", "done")}
+    return texts.get(what, str(step))  # type: ignore[arg-type]
+
+
+def _uploading_text(count: int, size: int, left_out: list[Path]) -> str:
+    """The upload's line (train/hub.left_out_text's facts: the folder's README.md, the other files
+    that stay home), whole sentences for the translator."""
+    from bertstudio.train.hub import README
+
+    mb = f"{size / 1e6:.1f}"
+    others = [p for p in left_out if p != README]
+    names = ", ".join(p.as_posix() for p in others[:12])
+    if len(others) > 12:
+        names = QCoreApplication.translate("PushToHubDialog", "{names} and {n} more").format(names=names,
+                                                                                           n=len(others) - 12)
+    if README in left_out and others:
+        text = QCoreApplication.translate("PushToHubDialog", "uploading {count} files ({mb} MB); left out: README.md "
+                                          "(a generated model card goes up in its place); {names} (not model files)")
+    elif README in left_out:
+        text = QCoreApplication.translate("PushToHubDialog", "uploading {count} files ({mb} MB); left out: README.md "
+                                          "(a generated model card goes up in its place)")
+    elif others:
+        text = QCoreApplication.translate("PushToHubDialog", "uploading {count} files ({mb} MB); left out: {names} "
+                                          "(not model files)")
+    else:
+        text = QCoreApplication.translate("PushToHubDialog", "uploading {count} files ({mb} MB)")
+    return text.format(count=count, mb=mb, names=names)
 
 
 def _plain(text: str) -> str:

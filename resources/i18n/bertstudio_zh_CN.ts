@@ -273,22 +273,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="313"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="360"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="317"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="364"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="318"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="365"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="314"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="361"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -505,33 +505,33 @@
         <translation>%1 正在训练：请先在训练页停止它，再删除。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="164"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="184"/>
         <source>Moved %n run(s) to the trash.</source>
         <translation>
             <numerusform>已将 %n 个运行移到回收站。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="167"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="187"/>
         <source>Moved %n run(s) to the project&apos;s trash folder %1 (this system has no trash).</source>
         <translation>
             <numerusform>已将 %n 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="170"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="190"/>
         <source>Removed %n run(s) opened from elsewhere from the list; their folders stay on disk.</source>
         <translation>
             <numerusform>已从列表中移除 %n 个从别处打开的运行；它们的文件夹仍留在磁盘上。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="172"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="192"/>
         <source>Edit &gt; Undo puts them back.</source>
         <translation>编辑 &gt; 撤销可将其放回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="183"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="203"/>
         <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <source> and %n more</source>
         <translation>
@@ -539,28 +539,28 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="184"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="204"/>
         <source>Delete %n run(s): %1?</source>
         <translation>
             <numerusform>删除 %n 个运行：%1？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="190"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="210"/>
         <source>%n run folder(s) (%1 files, %2 MB) go to the trash.</source>
         <translation>
             <numerusform>%n 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="193"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="213"/>
         <source>%n run(s) opened from elsewhere only leave this list; their folders are not deleted.</source>
         <translation>
             <numerusform>%n 个从别处打开的运行只会从此列表中移除；它们的文件夹不会被删除。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="195"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="215"/>
         <source>Edit &gt; Undo (Ctrl+Z) puts them back.</source>
         <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
     </message>
@@ -3669,49 +3669,104 @@
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="254"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="255"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="258"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="259"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="260"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="268"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="269"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="271"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="272"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="281"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="282"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="285"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="286"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="288"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="289"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="296"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="297"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="308"/>
+        <source>loading {file} as `bertstudio predict` would and predicting one example</source>
+        <translation>正在像 `bertstudio predict` 那样加载 {file} 并预测一个样例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="312"/>
+        <source>checking which files go up (the model&apos;s own files; no links, no hidden files)</source>
+        <translation>正在检查要上传哪些文件（仅模型自己的文件；不含链接和隐藏文件）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="314"/>
+        <source>loading the model as `bertstudio predict` would (config, tokenizer, weights) and predicting one example</source>
+        <translation>正在像 `bertstudio predict` 那样加载模型（配置、分词器、权重）并预测一个样例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="317"/>
+        <source>writing the model card</source>
+        <translation>正在撰写模型卡片</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="318"/>
+        <source>creating the repository</source>
+        <translation>正在创建仓库</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="319"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="332"/>
+        <source>{names} and {n} more</source>
+        <translation>{names} 等另外 {n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="335"/>
+        <source>uploading {count} files ({mb} MB); left out: README.md (a generated model card goes up in its place); {names} (not model files)</source>
+        <translation>正在上传 {count} 个文件（{mb} MB）；未上传：README.md（改为上传生成的模型卡片）；{names}（不是模型文件）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="338"/>
+        <source>uploading {count} files ({mb} MB); left out: README.md (a generated model card goes up in its place)</source>
+        <translation>正在上传 {count} 个文件（{mb} MB）；未上传：README.md（改为上传生成的模型卡片）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="341"/>
+        <source>uploading {count} files ({mb} MB); left out: {names} (not model files)</source>
+        <translation>正在上传 {count} 个文件（{mb} MB）；未上传：{names}（不是模型文件）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="344"/>
+        <source>uploading {count} files ({mb} MB)</source>
+        <translation>正在上传 {count} 个文件（{mb} MB）</translation>
     </message>
 </context>
 <context>

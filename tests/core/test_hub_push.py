@@ -319,3 +319,31 @@ def test_a_refused_whoami_token_stops_the_push(run_dir, token):
     with pytest.raises(ConfigError, match="wrong or has expired"):
         push_to_hub(run_dir, "me/t", token=token, api=api)
     assert [name for name, _ in api.calls] == []
+
+
+def test_the_push_prints_each_step_in_english_on_stderr(run_dir, tmp_path, monkeypatch, capsys):
+    """The steps are facts the app words in its language (train/hub.PushStep); the CLI's lines are
+    the English ones it always printed, byte for byte."""
+    from bertstudio.train.hub import PushStep
+
+    folder = _model_copy(run_dir, tmp_path, "steps")
+    (folder / "README.md").write_text("# notes\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
+    api = RecordingApi()
+    monkeypatch.setattr("huggingface_hub.HfApi", lambda: api)
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
+    capsys.readouterr()
+    assert main(["push-to-hub", "--model", str(folder), "--repo-id", "me/steps"], out=io.StringIO()) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[")]
+    size = sum(len(c) for c in api.uploaded.values())
+    assert lines == [
+        "[  1%] checking which files go up (the model's own files; no links, no hidden files)",
+        "[  2%] loading the model as `bertstudio predict` would (config, tokenizer, weights) and predicting one example",
+        "[  5%] writing the model card", "[ 10%] creating the repository",
+        f"[ 20%] uploading {len(api.uploaded)} files ({size / 1e6:.1f} MB); left out: README.md (a generated model "
+        "card goes up in its place); notes.txt (not model files)", "[100%] done"]
+    assert str(PushStep("checking_onnx", file="model.int8.onnx")) == (
+        "loading model.int8.onnx as `bertstudio predict` would and predicting one example")
+    many = PushStep("uploading", count=3, size=2_500_000, left_out=tuple(Path(f"f{i}") for i in range(14)))
+    assert str(many) == ("uploading 3 files (2.5 MB); left out: f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 and 2 "
+                         "more (not model files)")

@@ -158,6 +158,67 @@ def test_push_dialog_is_private_by_default_and_uses_the_typed_token(qtbot, windo
     assert "huggingface.co/me/reviews" in dialog.status.text()
 
 
+def _shown_push_lines(monkeypatch) -> list[str]:
+    """Every line the push dialog's status shows while it pushes, each step sent (no throttle)."""
+    import functools
+
+    from bertstudio.ui import model_export
+    from bertstudio.ui.jobs import JobWorker
+
+    shown: list[str] = []
+    original = model_export.PushToHubDialog._on_progress
+
+    def on_progress(self, fraction: float, message: str) -> None:
+        original(self, fraction, message)
+        shown.append(self.status.text())
+
+    monkeypatch.setattr(model_export.PushToHubDialog, "_on_progress", on_progress)
+    monkeypatch.setattr(model_export, "JobWorker", functools.partial(JobWorker, throttle_s=0.0))
+    return shown
+
+
+ENGLISH_PUSH = [r"checking which files go up \(the model's own files; no links, no hidden files\)",
+                r"loading the model as `bertstudio predict` would \(config, tokenizer, weights\) and predicting one "
+                r"example", r"writing the model card", r"creating the repository",
+                r"uploading \d+ files \(\d+\.\d MB\); left out: README\.md \(a generated model card goes up in its "
+                r"place\); notes\.txt \(not model files\)", r"done"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_pushs_steps_are_said_in_the_interfaces_language(qtbot, qapp, window, monkeypatch, language):
+    """A push in zh_CN showed train/hub.py's steps in English ("checking which files go up…",
+    "uploading 9 files (0.4 MB); left out: …"): each is said in Chinese (file names, MB and the
+    command aside); in English they are the lines the core (and the CLI) says."""
+    import re
+
+    from bertstudio import app as app_module
+
+    model = chosen_run(window) / "model"
+    (model / "README.md").write_text("# my notes\n", encoding="utf-8")
+    (model / "notes.txt").write_text("mine\n", encoding="utf-8")
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
+    shown = _shown_push_lines(monkeypatch)
+    installed = app_module.install_translators(qapp, language) if language != "en" else []
+    try:
+        dialog = push_to_hub_action(window, api=RecordingApi())
+        qtbot.addWidget(dialog)
+        qtbot.keyClicks(dialog.repo, "me/reviews")
+        with qtbot.waitSignal(dialog.pushed, timeout=60_000):
+            dialog.push()
+        result = re.sub(r"<a [^>]*>[^<]*</a>", "", dialog.status.text()).split("<br>")
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert len(shown) == len(ENGLISH_PUSH), shown
+    if language == "en":
+        assert all(re.fullmatch(pattern, line) for pattern, line in zip(ENGLISH_PUSH, shown)), shown
+        return
+    assert shown[-1] == "完成" and "notes.txt" in shown[-2] and "README.md" in shown[-2]
+    for line in shown + result:
+        words = re.sub(r"README\.md|notes\.txt|MB|`bertstudio predict`", "", line)
+        assert re.search(r"[\u4e00-\u9fff]", line) and not re.search(r"[A-Za-z]{2,}", words), (shown, result)
+
+
 def test_learning_curve_opens_over_the_train_page_settings(qtbot, window):
     window.findChild(QAction, "learningCurveAction").trigger()
     dialog = window.learning_curve_dialog
