@@ -321,9 +321,11 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
         out = out.resolve()  # a link to a folder: written where it points (a rename onto a link would fail)
     if exists(out):
         if not isdir(out):
-            raise ConfigError("is a file, not a folder", path=out, where=where, expected=expected)
+            raise ConfigError("is a file, not a folder", path=out, where=where, expected=expected,
+                              facts={"refusal": "folder_is_file", "folder": str(out)})  # for the app's words
         if not _can_write_in(out):
-            raise ConfigError("no permission to write in this folder", path=out, where=where, expected=expected)
+            raise ConfigError("no permission to write in this folder", path=out, where=where, expected=expected,
+                              facts={"refusal": "folder_not_writable", "folder": str(out)})
         return out
     parent = out
     while not exists(parent):
@@ -335,11 +337,13 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
         parent = parent.parent
     if not isdir(parent):
         raise ConfigError(f"{parent} is a file, so no folder can be made inside it", path=out, where=where,
-                          expected=expected)
+                          expected=expected,
+                          facts={"refusal": "parent_is_file", "folder": str(out), "parent": str(parent)})
     # tried, not asked: os.access says yes to root on /proc, /sys or a read-only mount, and the run
     # then failed when it first wrote - after the training
     if not _can_write_in(parent):
-        raise ConfigError(f"no permission to create a folder in {parent}", path=out, where=where, expected=expected)
+        raise ConfigError(f"no permission to create a folder in {parent}", path=out, where=where, expected=expected,
+                          facts={"refusal": "parent_not_writable", "folder": str(out), "parent": str(parent)})
     return out
 
 

@@ -85,11 +85,13 @@ def check_target(out_dir: str | Path, model_dir: str | Path | None = None) -> Pa
     out = check_folder_path(out_dir, where="export")  # a file, a dangling link, a file on the way...: before the work
     if out.exists() and any(out.iterdir()):
         raise ConfigError("the export folder is not empty", path=out, where="export",
-                          expected="a new or empty folder (an export never overwrites files)")
+                          expected="a new or empty folder (an export never overwrites files)",
+                          facts={"refusal": "export_not_empty", "folder": str(out)})  # for the app's words
     model = Path(model_dir).expanduser() if model_dir is not None else None
     if model is not None and model.is_dir() and out.resolve().is_relative_to(model.resolve()):
         raise ConfigError("the export folder is inside the model folder", path=out, where="export",
-                          expected=f"a folder outside {model}")
+                          expected=f"a folder outside {model}",
+                          facts={"refusal": "export_in_model", "folder": str(out), "model": str(model)})
     return out
 
 
@@ -165,7 +167,7 @@ def export_onnx_apart(model_dir: str | Path, out_dir: str | Path, *, quantize: b
     (onnx's import, protobuf serialization, shape inference before quantizing) hold the
     GIL for 0.3-0.9 s each and froze the window while they ran on a thread. Progress comes
     back through a queue; ``cancel`` stops the child at its next step; the child's error
-    comes back as the same BertStudioError."""
+    comes back as the same BertStudioError, its facts too (for the app's words)."""
     import multiprocessing
     import queue as queues
 
@@ -201,15 +203,30 @@ def export_onnx_apart(model_dir: str | Path, out_dir: str | Path, *, quantize: b
 
 
 def _outcome(message: tuple) -> OnnxExport:
-    """The child's last message: its export, or its error raised again here."""
+    """The child's last message: its export, or its error raised again here, with its facts."""
     what, *rest = message
     if what == "done":
         folder, int8, diff = rest
         out = Path(folder)
         return OnnxExport(out, out / FP32_FILE, Path(int8) if int8 else None, diff)
-    name, problem, path, where, expected = rest  # "error": the class's name and the error's fields
+    name, problem, path, where, expected, facts = rest  # "error": the class's name and the error's fields
     kind = {c.__name__: c for c in (Cancelled, ConfigError, DataError, DiskFullError, TrainingError)}.get(name, BertStudioError)
-    raise kind(problem, path=path, where=where, expected=expected)
+    raise kind(problem, path=path, where=where, expected=expected, facts=facts)
+
+
+def _error_message(exc: BertStudioError) -> tuple:
+    """The child's error as plain data for the queue: the class's name, the fields and the facts
+    whose values are plain (never the exception, whose traceback would cross with it)."""
+    return ("error", type(exc).__name__, exc.problem, exc.path, exc.where, exc.expected, _plain_facts(exc.facts))
+
+
+def _plain_facts(facts: dict[str, Any]) -> dict[str, Any]:
+    def plain(value: Any) -> bool:
+        if isinstance(value, (list, tuple)):
+            return all(plain(v) for v in value)
+        return value is None or type(value) in (str, int, float, bool)
+
+    return {str(k): list(v) if isinstance(v, tuple) else v for k, v in facts.items() if plain(v)}
 
 
 def _export_child(model_dir: str, out_dir: str, quantize: bool, messages: Any, stop: Any) -> None:
@@ -222,15 +239,15 @@ def _export_child(model_dir: str, out_dir: str, quantize: bool, messages: Any, s
                              progress=lambda fraction, message: messages.put(("progress", fraction, message)))
         messages.put(("done", str(result.folder), str(result.int8) if result.int8 else None, result.max_abs_diff))
     except BertStudioError as exc:
-        messages.put(("error", type(exc).__name__, exc.problem, exc.path, exc.where, exc.expected))
+        messages.put(_error_message(exc))
     except Exception as exc:  # noqa: BLE001 - anything else: one line to the parent, the trace in the log
         full = disk_full_error(exc)
         if full is not None:
-            messages.put(("error", type(full).__name__, full.problem, full.path, full.where, full.expected))
+            messages.put(_error_message(full))
             return
         log.exception("the ONNX export failed")
         messages.put(("error", "BertStudioError", f"the export failed: {type(exc).__name__}: {exc}", model_dir,
-                      "export", None))
+                      "export", None, {}))
 
 
 def _reporter(progress: Progress | None, cancel: threading.Event | None) -> Progress:

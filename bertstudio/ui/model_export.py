@@ -97,6 +97,7 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     worker.progressed.connect(progress.on_progress)
     worker.finished.connect(progress.on_done)
     worker.failed.connect(progress.on_failed)
+    progress.job = worker  # its failure_facts: the box says a known refusal in the UI's language
     worker.cancelled.connect(progress.close)
     # the flag itself, thread-safe and no Qt slot (a slot of an object that lived on the job thread once
     # froze the GUI while that object was destroyed there)
@@ -121,6 +122,33 @@ def export_step_text(step: Any) -> str:
     return texts.get(getattr(step, "step", None), str(step))  # type: ignore[arg-type]
 
 
+def export_refusal(facts: dict[str, Any]) -> str | None:
+    """An export's refusal (its error's facts: train/onnx_export.check_target, data/atomic's
+    check_folder_path; from the export's child too) in the UI's language; None for one not known
+    here, shown as the core wrote it (the "Export failed" box said them in English in zh_CN)."""
+    refusal, folder = facts.get("refusal"), facts.get("folder", "")
+    if refusal == "folder_is_file":
+        return QCoreApplication.translate("_ExportProgress", "{folder} is a file, not a folder: choose a new folder "
+                                          "or an existing one.").format(folder=folder)
+    if refusal == "parent_is_file":
+        return QCoreApplication.translate("_ExportProgress", "{parent} is a file, so no folder can be made inside "
+                                          "it: choose another folder.").format(parent=facts.get("parent", ""))
+    if refusal == "folder_not_writable":
+        return QCoreApplication.translate("_ExportProgress", "No permission to write in {folder}: choose a folder "
+                                          "you can write in.").format(folder=folder)
+    if refusal == "parent_not_writable":
+        return QCoreApplication.translate("_ExportProgress", "No permission to create a folder in {parent}: choose "
+                                          "a folder you can write in.").format(parent=facts.get("parent", ""))
+    if refusal == "export_not_empty":
+        return QCoreApplication.translate("_ExportProgress", "The export folder {folder} is not empty, and an export "
+                                          "never overwrites files: choose a new or empty folder.").format(folder=folder)
+    if refusal == "export_in_model":
+        return QCoreApplication.translate("_ExportProgress", "The export folder {folder} is inside the model folder "
+                                          "{model}: choose a folder outside it.").format(folder=folder,
+                                                                                       model=facts.get("model", ""))
+    return None
+
+
 class _ExportProgress(QProgressDialog):
     def __init__(self, window: Any, text: str) -> None:
         # busy until the child's first word: it starts a Python and imports torch first (seconds, a
@@ -131,6 +159,7 @@ class _ExportProgress(QProgressDialog):
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.setMinimumDuration(0)
         self.window_ = window
+        self.job: JobWorker | None = None
 
     def on_progress(self, fraction: float, message: str) -> None:
         if self.maximum() == 0:  # the first progress: the busy bar becomes a measured one
@@ -145,7 +174,8 @@ class _ExportProgress(QProgressDialog):
 
     def on_failed(self, message: str) -> None:
         self.close()
-        QMessageBox.warning(self.window_, self.tr("Export failed"), message)
+        facts = getattr(self.job, "failure_facts", None) or {}
+        QMessageBox.warning(self.window_, self.tr("Export failed"), export_refusal(facts) or message)
 
 
 class PushToHubDialog(QDialog):

@@ -757,3 +757,35 @@ def test_an_export_of_a_squad_v2_model_answers_no_answer_in_every_predictor(tiny
         _, rows = evaluate_onnx(out / "model.onnx", examples)
         answers = [json.loads(done.stdout)["answer"], ours["answer"], rows[0]["answer"]]
         assert answers == [""] * 3 if null else all(answers) and len(set(answers)) == 1, answers
+
+
+def test_the_export_childs_refusal_comes_back_with_its_facts(tmp_path):
+    """The child's error crossed the queue without its facts, so the app's "Export failed" box said
+    the core's English inside a Chinese window: the facts come back, as plain data only."""
+    import pickle
+    import queue
+
+    from bertstudio.train.onnx_export import _export_child, _outcome
+
+    model_dir = tmp_path / "model"  # the target is checked first: no model is loaded
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "mine.txt").write_text("keep", encoding="utf-8")
+    messages: queue.Queue = queue.Queue()
+    _export_child(str(model_dir), str(full), False, messages, threading.Event())
+    last = messages.queue[-1]
+    assert all(not isinstance(part, BaseException) for part in last)
+    assert pickle.loads(pickle.dumps(last)) == last  # what crosses is plain data
+    with pytest.raises(ConfigError) as info:
+        _outcome(last)
+    assert info.value.facts == {"refusal": "export_not_empty", "folder": str(full)}
+    assert str(info.value) == (f"{full}, export: the export folder is not empty (expected a new or empty folder "
+                               "(an export never overwrites files))")  # the CLI's line as before
+    # a file on the way: the folder check's facts (data/atomic.check_folder_path)
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    messages = queue.Queue()
+    _export_child(str(model_dir), str(tmp_path / "afile" / "out"), False, messages, threading.Event())
+    with pytest.raises(ConfigError) as info:
+        _outcome(messages.queue[-1])
+    assert info.value.facts == {"refusal": "parent_is_file", "folder": str(tmp_path / "afile" / "out"),
+                                "parent": str(tmp_path / "afile")}

@@ -219,6 +219,67 @@ def test_the_pushs_steps_are_said_in_the_interfaces_language(qtbot, qapp, window
         assert re.search(r"[\u4e00-\u9fff]", line) and not re.search(r"[A-Za-z]{2,}", words), (shown, result)
 
 
+def _warned(monkeypatch) -> list[str]:
+    from PySide6.QtWidgets import QMessageBox
+
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text, *a: warned.append(text))
+    return warned
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_an_export_refused_says_so_in_the_interfaces_language(qtbot, qapp, window, tmp_path, monkeypatch, language):
+    """The "Export failed" box said the core's English ("…: … is a file, so no folder can be made
+    inside it (expected …)") inside a Chinese window: a known refusal is said from its facts."""
+    import re
+
+    from bertstudio import app as app_module
+
+    warned = _warned(monkeypatch)
+    chosen = tmp_path / "a-file"
+    chosen.write_text("mine", encoding="utf-8")
+    installed = app_module.install_translators(qapp, language) if language != "en" else []
+    try:
+        export_onnx_action(window, target=chosen)
+        qtbot.waitUntil(lambda: bool(warned), timeout=60_000)
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert chosen.read_text(encoding="utf-8") == "mine"
+    if language == "en":
+        assert warned == [f"{chosen} is a file, so no folder can be made inside it: choose another folder."]
+    else:
+        assert warned == [f"{chosen} 是一个文件，无法在其中创建文件夹：请选择另一个文件夹。"]
+        assert not re.search(r"[A-Za-z]{2,}", warned[0].replace(str(chosen), ""))
+
+
+def test_the_export_childs_refusal_is_said_in_the_interfaces_language(qtbot, qapp, window, tmp_path, monkeypatch):
+    """The child's error came back without its facts, so its refusal stayed English in zh_CN: a file
+    that appears in the folder after the app's check is refused by the child, in Chinese."""
+    from bertstudio import app as app_module
+    from bertstudio.train import onnx_export
+
+    checked = onnx_export.check_target
+
+    def check_then_fill(out_dir: Any, model_dir: Any = None) -> Path:  # the app's own check, in this process
+        out = checked(out_dir, model_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "late.txt").write_text("appeared", encoding="utf-8")
+        return out
+
+    monkeypatch.setattr(onnx_export, "check_target", check_then_fill)
+    warned = _warned(monkeypatch)
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        export_onnx_action(window, target=tmp_path / "late")
+        qtbot.waitUntil(lambda: bool(warned), timeout=120_000)
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert warned == [f"导出文件夹 {tmp_path / 'late'} 不是空的，而导出从不覆盖文件：请选择一个新的或空的文件夹。"]
+    assert (tmp_path / "late" / "late.txt").read_text(encoding="utf-8") == "appeared"
+
+
 def test_learning_curve_opens_over_the_train_page_settings(qtbot, window):
     window.findChild(QAction, "learningCurveAction").trigger()
     dialog = window.learning_curve_dialog
