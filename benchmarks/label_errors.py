@@ -47,7 +47,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bertstudio.assist.label_errors import find_label_errors  # noqa: E402
+from bertstudio.assist.label_errors import FOLDS, find_label_errors  # noqa: E402
 from bertstudio.data.examples import from_records  # noqa: E402
 from bertstudio.data.glue import load_glue  # noqa: E402
 from bertstudio.data.project import Project  # noqa: E402
@@ -109,6 +109,7 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=0.05)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--method", choices=("fast", "finetune"), default="fast")
+    ap.add_argument("--folds", type=int, default=FOLDS, help=f"cross-validation folds (the app's: {FOLDS})")
     ap.add_argument("--no-dev", action="store_true", help="skip the pass over SST-2 dev")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
@@ -116,7 +117,8 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(2)
-    out: dict = {"task": args.task, "method": args.method, "rows": args.rows, "rate": args.rate, "seeds": []}
+    out: dict = {"task": args.task, "method": args.method, "folds": args.folds, "rows": args.rows, "rate": args.rate,
+                 "seeds": []}
     labels = ["negative", "positive"] if args.task == "sst2" else TOPICS
     train = records("train", args.rows) if args.task == "sst2" else agnews_records(args.rows)
     with tempfile.TemporaryDirectory() as tmp:
@@ -132,7 +134,7 @@ def main() -> None:
             for r in flipped:
                 project.set_gold("train", r, slip(original[r], labels, rng))
             start = time.perf_counter()
-            report = find_label_errors(project, "train", seed=seed, method=args.method)
+            report = find_label_errors(project, "train", seed=seed, method=args.method, folds=args.folds)
             seconds = time.perf_counter() - start
             for r in flipped:
                 project.set_gold("train", r, original[r])
@@ -149,7 +151,7 @@ def main() -> None:
                 args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
             return
         start = time.perf_counter()
-        dev = find_label_errors(project, "dev", method=args.method)
+        dev = find_label_errors(project, "dev", method=args.method, folds=args.folds)
         out["dev"] = {"rows": dev.checked, "flags": len(dev.flags), "cv_accuracy": dev.accuracy,
                       "seconds": round(time.perf_counter() - start, 1)}
         lines = [f"SST-2 dev ({dev.checked} rows): {len(dev.flags)} flags; cross-validated accuracy "
