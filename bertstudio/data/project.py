@@ -172,13 +172,17 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         return self
 
     @classmethod
-    def open(cls, folder: str | Path) -> "Project":
+    def open(cls, folder: str | Path, *, read_only: bool = False) -> "Project":
         """Open the project in ``folder``, recovering from a crash or a damaged file.
 
         What was repaired is listed in ``project.recovery_messages`` (empty when
         nothing was). Raises DataError when the folder is not a project, both
         copies of project.json are unusable, the project is from a newer
-        bertstudio, or another process has it open.
+        bertstudio, or another process has it open (facts ``refusal: open_elsewhere``).
+        ``read_only``: open it read-only even where it could be written (nothing is
+        written, edits are refused with READ_ONLY); a project opened read-only, by this
+        or because its storage cannot be written, shares its lock with other read-only
+        viewers and excludes writers (see :mod:`.project_lock`).
         """
         folder = Path(folder)
         try:  # a folder you may not enter, a name too long: OSError, not the False of a missing file
@@ -195,17 +199,21 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
                             expected=f"a folder with {PROJECT_FILE}")
         store.refuse_links(folder, (PROJECT_FILE, BACKUP_FILE, JOURNAL_FILE, PREV_JOURNAL_FILE, DATA_DIR,
                                     SPLIT_BACKUP_DIR, store.RUNS_DIR, store.CACHE_DIR))
-        lock = ProjectLock.acquire(folder)
+        # tried, not asked (os.access says yes to root on a read-only mount): a project on a
+        # CD or a read-only share opened silently, then popped a box at every label key
+        # and its own files tried too: copied off a CD on Windows, each keeps the read-only attribute
+        # in a writable folder, and every label key failed with "permission denied".
+        # Known before the lock is taken: a read-only viewer shares it (two viewers on a read-only
+        # share were refused, one named by a long-gone writer's pid)
+        read_only = read_only or not _can_write_in(folder) or not files_writable(folder, (PROJECT_FILE, JOURNAL_FILE))
+        lock = ProjectLock.acquire(folder, shared=read_only)
         try:
-            store.remove_write_leftovers(folder)  # ours to remove only while we hold the lock
+            if not read_only:  # ours to remove only while we hold the lock alone (a viewer writes nothing)
+                store.remove_write_leftovers(folder)
             loaded = load_meta(folder)
             self = cls(folder, loaded.meta, loaded.raw)
             self._lock_file = lock
-            # tried, not asked (os.access says yes to root on a read-only mount): a project on a
-            # CD or a read-only share opened silently, then popped a box at every label key
-            # and its own files tried too: copied off a CD on Windows, each keeps the read-only attribute
-            # in a writable folder, and every label key failed with "permission denied"
-            self.read_only = not _can_write_in(folder) or not files_writable(folder, (PROJECT_FILE, JOURNAL_FILE))
+            self.read_only = read_only
             self.recovery_messages.extend(loaded.messages)
             if loaded.from_backup and not self.read_only:  # rows written after the backup: kept, never deleted as unused
                 self.recovery_messages.extend(self._keep_unnamed_data())

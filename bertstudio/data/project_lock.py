@@ -3,6 +3,15 @@
 Two bertstudio processes appending to the same journal would interleave sequence
 numbers and lose edits, so the second one is refused with a message.
 
+A project opened read-only (read-only storage, or the person chose to) takes the
+lock *shared*: any number of read-only viewers at once, since none of them writes.
+A writer and a viewer exclude each other, each refused with a message that says
+which kind holds it: a viewer reads the split files lazily and would find files a
+writer's compaction replaced or removed under it, so a writer is refused while a
+viewer holds the project, and a viewer while a writer does. The refusal names the
+holder's pid (from ``project.lock``, which only a writer writes) only when the holder
+is a writer and that process is alive; otherwise it says "another bertstudio window".
+
 What is locked matters. A lock on ``project.lock`` alone is bypassed by deleting
 that file: the next process creates a new file (a new inode) and locks it
 happily. ``project.json`` is no better, since every write replaces it by a rename.
@@ -38,27 +47,85 @@ from bertstudio.errors import DataError
 LOCK_FILE = "project.lock"
 
 
-def _refused(folder: Path, holder: str) -> DataError:
-    return DataError(f"the project is already open ({holder})", path=folder,
-                     expected="close it in the other bertstudio window first")
+def _refused(folder: Path, path: Path, *, wanted_shared: bool, holder: str) -> DataError:
+    """The refusal of an open, in words that say who holds the project: ``holder`` is "writer",
+    "read_only" (viewers hold it shared) or "unknown". ``facts`` carry the same for an interface
+    (``refusal: open_elsewhere``, ``holder``, ``pid``: the live writer's, else None)."""
+    pid = _live_pid(path) if holder != "read_only" else None
+    if holder == "read_only":
+        problem = "the project is already open read-only in another bertstudio window"
+        expected = "close it there first, or open it read-only here too"
+    else:
+        problem = f"the project is already open (pid {pid})" if pid else \
+            "the project is already open in another bertstudio window"
+        expected = ("close it in the other bertstudio window first (a read-only view waits too: "
+                    "the files it reads change while the project is edited)") if wanted_shared else \
+            "close it in the other bertstudio window first"
+    return DataError(problem, path=folder, expected=expected,
+                     facts={"refusal": "open_elsewhere", "holder": holder, "pid": pid})
 
 
-def _holder(path: Path) -> str:
+def _live_pid(path: Path) -> int | None:
+    """The pid ``project.lock`` names, when that process is alive now; None otherwise. The file
+    keeps the last writer's pid after it has gone (a read-only medium can never be rewritten), and
+    naming a dead process sent people looking for a window that does not exist."""
     try:  # through the one reader of plain files: a project.lock that is a FIFO blocked this forever
         raw = read_regular_file(path, missing_ok=True) or b""
     except DataError:
-        raw = b""
-    return raw[:100].decode("ascii", "replace").strip() or "another process"
+        return None
+    words = raw[:100].decode("ascii", "replace").split()
+    if len(words) != 2 or words[0] != "pid" or not words[1].isdigit():
+        return None
+    pid = int(words[1])
+    return pid if pid > 0 and _alive(pid) else None
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        import psutil  # accelerate's dependency; never os.kill on Windows, where it ends the process
+
+        return bool(psutil.pid_exists(pid))
+    except ImportError:
+        pass
+    if atomic.WINDOWS:
+        return False  # cannot be told: the pid is left unnamed
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, another user's
+        return True
+    return True
+
+
+def _folder_holder(folder: Path) -> str:
+    """Who holds ``folder``'s lock, asked after an exclusive lock was refused: a shared lock had
+    at once means only read-only viewers hold it (let go at once)."""
+    try:
+        fd = lock_folder(folder, shared=True)
+    except OSError:
+        return "unknown"
+    if fd is None:
+        return "unknown"
+    if fd == -1:
+        return "writer"
+    unlock_folder(fd)
+    return "read_only"
 
 
 class ProjectLock:
-    def __init__(self, path: Path, handle: IO[bytes] | None, folder_fd: int | None) -> None:
+    def __init__(self, path: Path, handle: IO[bytes] | None, folder_fd: int | None, *, shared: bool = False) -> None:
         self.path = path
+        self.shared = shared  # a read-only viewer's lock
         self._handle = handle
         self._folder_fd = folder_fd
 
     @classmethod
-    def acquire(cls, folder: Path) -> "ProjectLock":
+    def acquire(cls, folder: Path, *, shared: bool = False) -> "ProjectLock":
+        """Lock ``folder`` for a writer, or ``shared`` for a read-only viewer (which writes nothing,
+        not even its pid). Raises DataError when it cannot be had (see the module's note)."""
         path = folder / LOCK_FILE
         if not folder.is_dir():
             raise DataError("this folder is not a bertstudio project", path=folder / "project.json",
@@ -67,42 +134,63 @@ class ProjectLock:
             raise DataError("is a symbolic link; a project's lock file is its own", path=path,
                             expected="a project folder copied without links")
         try:
-            folder_fd = lock_folder(folder)
+            folder_fd = lock_folder(folder, shared=shared)
         except OSError as exc:
             raise DataError(f"the project folder cannot be opened ({exc.strerror or exc})", path=folder,
                             expected="a folder you may read") from None
         if folder_fd == -1:
-            raise _refused(folder, _holder(path))
-        try:  # never through a link (O_NOFOLLOW; refused above)
-            handle: IO[bytes] | None = os.fdopen(
-                os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o666), "a+b")
-        except OSError as exc:
-            if folder_fd is None:  # Windows (or no folder locks): this file is the lock
-                raise DataError(f"the project cannot be locked ({exc.strerror or exc})", path=path,
-                                expected="write access to the project folder") from None
-            handle = None  # a read-only folder: the folder lock alone keeps other writers out
+            holder = "writer" if shared else _folder_holder(folder)
+            raise _refused(folder, path, wanted_shared=shared, holder=holder)
+        handle = _open_lock_file(path, shared=shared, must=folder_fd is None)
         if handle is not None:
             try:
-                _lock(handle)
+                _lock(handle, shared=shared)
             except OSError:
+                holder = "writer" if shared else _file_holder(handle)
                 handle.close()
                 unlock_folder(folder_fd)
-                raise _refused(folder, _holder(path)) from None
-            try:
-                handle.seek(0)
-                handle.truncate()
-                handle.write(f"pid {os.getpid()}".encode("ascii"))
-                handle.flush()
-            except OSError:  # the pid is for the message only
-                pass
-        return cls(path, handle, folder_fd)
+                raise _refused(folder, path, wanted_shared=shared, holder=holder) from None
+            if not shared:
+                try:
+                    handle.seek(0)
+                    handle.truncate()
+                    handle.write(f"pid {os.getpid()}".encode("ascii"))
+                    handle.flush()
+                except OSError:  # the pid is for the message only
+                    pass
+        return cls(path, handle, folder_fd, shared=shared)
 
     def release(self) -> None:
         if self._handle is not None:
+            if not self.shared:  # our pid goes with us: a later refusal never names this process
+                try:
+                    self._handle.truncate(0)
+                except OSError:
+                    pass
             self._handle.close()  # closing the file drops the OS lock
             self._handle = None
         unlock_folder(self._folder_fd)
         self._folder_fd = None
+
+
+def _open_lock_file(path: Path, *, shared: bool, must: bool) -> IO[bytes] | None:
+    """``project.lock`` opened to lock (never through a link: O_NOFOLLOW; refused above); None where
+    it cannot be, and the folder lock alone keeps the others out. ``must``: this file is the lock
+    (Windows, or no folder locks), so a writer that cannot open it is refused. A viewer opens it for
+    reading and never makes it; where it has none to lock, nothing in that folder can be written."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if shared:
+        try:
+            return os.fdopen(os.open(path, os.O_RDONLY | nofollow), "rb")
+        except OSError:
+            return None
+    try:
+        return os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | nofollow, 0o666), "a+b")
+    except OSError as exc:
+        if must:
+            raise DataError(f"the project cannot be locked ({exc.strerror or exc})", path=path,
+                            expected="write access to the project folder") from None
+        return None  # a read-only folder: the folder lock alone keeps other writers out
 
 
 def unlock_folder(fd: int | None) -> None:
@@ -227,8 +315,13 @@ if atomic.WINDOWS:  # pragma: no cover - exercised on Windows only
     def lock_folder(folder: Path, *, shared: bool = False) -> int | None:
         return None  # folders cannot be opened as files; project.lock cannot be deleted while open
 
-    def _lock(handle: IO[bytes]) -> None:
-        _lock_fd(handle.fileno())  # the one msvcrt lock call (byte 0, non-blocking)
+    def _lock(handle: IO[bytes], *, shared: bool = False) -> None:
+        # the one msvcrt lock call (byte 0, non-blocking); msvcrt has no shared locks, so on Windows
+        # two read-only viewers still refuse each other (told as "already open")
+        _lock_fd(handle.fileno())
+
+    def _file_holder(handle: IO[bytes]) -> str:
+        return "unknown"
 
 else:
     import fcntl
@@ -248,5 +341,14 @@ else:
             return None  # a file system without flock on folders (some network shares): project.lock alone
         return fd
 
-    def _lock(handle: IO[bytes]) -> None:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    def _lock(handle: IO[bytes], *, shared: bool = False) -> None:
+        fcntl.flock(handle.fileno(), (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+
+    def _file_holder(handle: IO[bytes]) -> str:
+        """Who holds ``project.lock`` (no folder locks here), as :func:`_folder_holder` asks. Our
+        own handle closes right after, which lets the shared lock go."""
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return "writer"
+        return "read_only"

@@ -111,3 +111,83 @@ def test_a_recreated_lock_file_is_not_a_way_in_either(folder: Path) -> None:
     finally:
         first.close()
     Project.open(folder).close()
+
+
+# -- read-only viewers share the lock (sweep_twoproc item 4) ------------------------------------------
+
+def _dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(timeout=60)
+    return child.pid
+
+
+def test_two_read_only_viewers_open_at_once_and_a_writer_is_refused_without_a_stale_pid(folder: Path) -> None:
+    """On a read-only share the second viewer was refused, named by the pid project.lock kept from a
+    writer long gone; neither viewer can write anything, so they must not exclude each other."""
+    (folder / "project.lock").write_text(f"pid {_dead_pid()}")
+    first = Project.open(folder, read_only=True)
+    second = Project.open(folder, read_only=True)
+    try:
+        assert first.read_only and second.read_only
+        assert second.gold("train", 0) is None  # it browses
+        with pytest.raises(DataError, match="read-only") as refused:
+            second.set_gold("train", 0, "pos")
+        assert refused.value.facts["refusal"] == "read_only"
+        with pytest.raises(DataError) as writer:
+            Project.open(folder)
+        assert writer.value.problem == "the project is already open read-only in another bertstudio window"
+        assert writer.value.facts == {"refusal": "open_elsewhere", "holder": "read_only", "pid": None}
+        assert "pid" not in str(writer.value)
+    finally:
+        first.close()
+        second.close()
+    with Project.open(folder) as editing:  # both gone: a writer gets in, and nothing was written meanwhile
+        assert not editing.read_only and editing.gold("train", 0) is None
+
+
+def test_a_viewer_is_refused_while_a_writer_holds_the_project_and_told_its_live_pid(folder: Path) -> None:
+    writer = Project.open(folder)
+    try:
+        with pytest.raises(DataError) as refused:
+            Project.open(folder, read_only=True)
+        assert refused.value.problem == f"the project is already open (pid {os.getpid()})"
+        assert refused.value.facts == {"refusal": "open_elsewhere", "holder": "writer", "pid": os.getpid()}
+        assert "read-only view waits" in str(refused.value)
+    finally:
+        writer.close()
+    assert (folder / "project.lock").read_bytes() == b""  # its pid went with it
+    Project.open(folder, read_only=True).close()
+
+
+def test_a_dead_pid_in_project_lock_is_never_named(folder: Path) -> None:
+    """A writer whose pid could not be written (or a file left by an older bertstudio) holds the
+    folder; project.lock names a process that has ended: the refusal says another window."""
+    from bertstudio.data.project_lock import lock_folder, unlock_folder
+
+    (folder / "project.lock").write_text(f"pid {_dead_pid()}")
+    fd = lock_folder(folder)
+    assert fd is not None and fd >= 0
+    try:
+        for read_only in (False, True):
+            with pytest.raises(DataError) as refused:
+                Project.open(folder, read_only=read_only)
+            assert refused.value.problem == "the project is already open in another bertstudio window"
+            assert refused.value.facts["holder"] == "writer" and refused.value.facts["pid"] is None
+    finally:
+        unlock_folder(fd)
+
+
+def test_viewers_on_a_read_only_medium_share_it(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep's repro: no flag asked, the storage cannot be written (project.lock neither, so it
+    keeps a dead writer's pid); a second viewer opens too."""
+    from disk_faults import read_only_medium
+
+    (folder / "project.lock").write_text(f"pid {_dead_pid()}")
+    read_only_medium(monkeypatch, folder)
+    first = Project.open(folder)
+    try:
+        with Project.open(folder) as second:
+            assert first.read_only and second.read_only
+    finally:
+        first.close()
