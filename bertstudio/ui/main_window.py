@@ -299,11 +299,33 @@ class MainWindow(QMainWindow):
         try:
             project = self.session.open_folder(folder)
         except BertStudioError as exc:
-            QMessageBox.warning(self, self.tr("Cannot open the project"), exc.message)
-            return False
+            # read-only viewers elsewhere: this window may view it read-only too (a writer elsewhere
+            # refuses viewers as well, so nothing is offered then: the box says close it there)
+            if exc.facts.get("refusal") != "open_elsewhere" or exc.facts.get("holder") != "read_only":
+                QMessageBox.warning(self, self.tr("Cannot open the project"), exc.message)
+                return False
+            if not self.confirm_open_read_only(exc.message):
+                return False
+            try:
+                project = self.session.open_folder(folder, read_only=True)
+            except BertStudioError as again:
+                QMessageBox.warning(self, self.tr("Cannot open the project"), again.message)
+                return False
         if project.recovery_messages:
             self.show_recovery(list(project.recovery_messages))
         return True
+
+    def confirm_open_read_only(self, message: str) -> bool:
+        """Ask whether to open read-only a project other windows hold read-only (``message``: the
+        core's refusal); True: Open read-only was chosen (tests replace this to answer)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Cannot open the project"), message,
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setInformativeText(self.tr("It is open read-only in another window. Open it read-only here too? "
+                                       "You can browse, predict and compare; labels and runs cannot be saved."))
+        read_only = box.addButton(self.tr("Open read-only"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(read_only)
+        box.exec()
+        return box.clickedButton() is read_only
 
     def show_recovery(self, messages: list[str]) -> None:
         """Say what opening repaired, without blocking: a status line, the log and a non-modal box."""

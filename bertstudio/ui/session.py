@@ -150,11 +150,12 @@ class ProjectSession(QObject):
             self.add_recent(str(folder))
         self.project_opened.emit(project)
 
-    def open_folder(self, folder: str) -> Any:
-        """Open the project in ``folder`` (raises the core's BertStudioError when it cannot)."""
+    def open_folder(self, folder: str, *, read_only: bool = False) -> Any:
+        """Open the project in ``folder`` (``read_only``: in the read-only mode even where it could be
+        written); raises the core's BertStudioError when it cannot."""
         from bertstudio.data.project import Project
 
-        project = Project.open(folder)
+        project = Project.open(folder, read_only=read_only)
         self.set_project(project)
         return project
 

@@ -2885,72 +2885,84 @@
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="302"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="305"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="321"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="323"/>
+        <source>It is open read-only in another window. Open it read-only here too? You can browse, predict and compare; labels and runs cannot be saved.</source>
+        <translation>该项目已在另一个窗口中以只读方式打开。要在这里也以只读方式打开吗？可以浏览、预测和比较；标注和运行无法保存。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="325"/>
+        <source>Open read-only</source>
+        <translation>以只读方式打开</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="334"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="313"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="335"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="314"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="336"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="330"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="352"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="444"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="538"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="595"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="617"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="597"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="619"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="617"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="639"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="641"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="663"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="645"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="667"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="668"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="668"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2960,73 +2972,73 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="376"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
         <source>Imported %1 into %2</source>
         <translation>已导入 %1到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="400"/>
         <source>Imported %1 into %2; the pages moved to %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面已转到 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="402"/>
         <source>Imported %1 into %2; the pages stay on %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="382"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="404"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="487"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="487"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="527"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="549"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="557"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="540"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="541"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="563"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="622"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="644"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="623"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="645"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="624"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="632"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="654"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="633"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="655"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -3571,47 +3583,47 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="211"/>
+        <location filename="../../bertstudio/ui/session.py" line="212"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="217"/>
+        <location filename="../../bertstudio/ui/session.py" line="218"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="234"/>
+        <location filename="../../bertstudio/ui/session.py" line="235"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="236"/>
+        <location filename="../../bertstudio/ui/session.py" line="237"/>
         <source>Rename entity type {a} to {b}</source>
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="274"/>
+        <location filename="../../bertstudio/ui/session.py" line="275"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="276"/>
+        <location filename="../../bertstudio/ui/session.py" line="277"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="287"/>
+        <location filename="../../bertstudio/ui/session.py" line="288"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="412"/>
+        <location filename="../../bertstudio/ui/session.py" line="413"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="428"/>
+        <location filename="../../bertstudio/ui/session.py" line="429"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>

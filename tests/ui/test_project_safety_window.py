@@ -358,3 +358,85 @@ def test_adding_an_example_to_a_read_only_project_says_it_is_read_only(qtbot, tm
     assert dialog.editors["text"].toPlainText() == "a new review" and session.split_size("train") == len(ROWS)
     project.read_only = False
     window.close()
+
+
+def _held_project(tmp_path: Path) -> Path:
+    """A closed two-label project of ROWS, row 0 labelled pos."""
+    project = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", ROWS), "train")
+    project.set_gold("train", 0, "pos")
+    project.close()
+    return project.folder
+
+
+def test_a_project_viewers_hold_offers_open_read_only_which_browses_every_page_and_refuses_edits(qtbot, tmp_path):
+    """A project open in another window could only be refused, although the app has a full
+    read-only mode (sweep_twoproc item 4): the refusal box now offers Open read-only."""
+    from PySide6.QtCore import Qt
+
+    from bertstudio.ui.main_window import PAGES
+
+    folder = _held_project(tmp_path)
+    viewer = Project.open(folder, read_only=True)  # another window's read-only view
+    try:
+        session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        window = MainWindow(session)
+        qtbot.addWidget(window)
+        window.show()
+        asked: list[str] = []
+        answers = iter([False, True])  # Cancel, then Open read-only
+
+        def answer(message: str) -> bool:
+            asked.append(message)
+            return next(answers)
+
+        window.confirm_open_read_only = answer
+        seen: list[tuple[str, str]] = []
+        timer = _answer_boxes(seen)
+        assert not window.open_project(str(folder)) and session.project is None
+        assert window.open_project(str(folder))
+        assert len(asked) == 2 and "already open read-only in another bertstudio window" in asked[1]
+        assert session.project.read_only and "read-only" in window.project_label.text()
+        said = window.read_only_line()
+        assert window.statusBar().currentMessage() == said
+        for key, *_ in PAGES:
+            window.show_page(key)
+            assert window.current_page_key() == key
+        assert session.gold("train", 0) == "pos"  # what was saved is on show
+
+        window.show_page("label")
+        editor = window.pages["label"].editor()
+        editor.go_to(1)
+        editor.setFocus()
+        window.statusBar().clearMessage()
+        qtbot.keyClick(editor, Qt.Key.Key_1)
+        assert window.statusBar().currentMessage() == said
+        assert session.gold("train", 1) is None and session.undo_stack.count() == 0
+        window.close()
+        timer.stop()
+        assert seen == [] and session.project is None  # no warning box: not at the offer, not at close
+    finally:
+        viewer.close()
+    with Project.open(folder) as again:  # the viewers gone, a writer gets in; nothing was written
+        assert [again.gold("train", r) for r in range(2)] == ["pos", None]
+
+
+def test_a_project_a_writer_holds_is_refused_without_the_offer(qtbot, tmp_path):
+    """A viewer is refused while a writer holds the project (its files change under a view), so
+    offering Open read-only then would only lead to a second refusal."""
+    folder = _held_project(tmp_path)
+    writer = Project.open(folder)
+    try:
+        window = MainWindow(ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+        qtbot.addWidget(window)
+        window.show()
+        window.confirm_open_read_only = lambda message: pytest.fail(f"offered read-only: {message}")
+        seen: list[tuple[str, str]] = []
+        timer = _answer_boxes(seen)
+        assert not window.open_project(str(folder))
+        timer.stop()
+        assert len(seen) == 1 and seen[0][0] == "Cannot open the project"
+        assert f"already open (pid {os.getpid()})" in seen[0][1]
+        window.close()
+    finally:
+        writer.close()
