@@ -389,10 +389,11 @@ def _name_the_target(exc: BaseException, target: Path) -> None:
 
 def open_append(path: str | os.PathLike[str]) -> BinaryIO:
     """``path`` opened for :func:`append_durably` (unbuffered, so one write is one system call);
-    a file this creates has its name made durable too."""
+    a file this creates has its name made durable too. Readable as well (writes still go to the
+    end): a project keeps a copy of its journal from it when the name was replaced under it."""
     path = Path(path)
     existed = path.exists()
-    f = open(path, "ab", buffering=0)
+    f = open(path, "a+b", buffering=0)
     if not existed:
         fsync_dir(path.parent)
     return f

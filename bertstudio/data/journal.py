@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,8 @@ from typing import Any
 from bertstudio.data.atomic import append_durably, move_durably, open_append, truncate_durably
 from bertstudio.data.regular_file import read_regular_file
 
-LINES_SHOWN = 20  # damaged lines named one by one in the recovery messages
+LINES_SHOWN = 20
+HEADER_OP = "journal"  # the first line of a journal file: whose it is (not an edit; see Journal)  # damaged lines named one by one in the recovery messages
 
 
 def _canonical(body: dict[str, Any]) -> bytes:
@@ -57,9 +59,11 @@ def encode_entry(body: dict[str, Any]) -> bytes:
 
 @dataclass
 class JournalRead:
-    """What :func:`read_journal` found: the good entries in order, messages, and the good length."""
+    """What :func:`read_journal` found: the good entries (edits) in order, the header, messages,
+    and the good length."""
 
     entries: list[dict[str, Any]] = field(default_factory=list)
+    header: dict[str, Any] | None = None  # whose journal it is (:class:`Journal`); None before headers
     messages: list[str] = field(default_factory=list)
     good_size: int = 0  # bytes before a torn tail (the whole file when there is none)
     file_size: int = 0
@@ -126,7 +130,10 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
                 out.messages.append(f"{path.name}, line {number}: sequence number {entry['seq']} out of order, skipped")
         else:
             last_seq = entry["seq"]
-            out.entries.append(entry)
+            if entry["op"] != HEADER_OP:
+                out.entries.append(entry)
+            elif not out.entries and out.header is None:
+                out.header = entry
         offset += len(line) + 1
     else:
         if tail:
@@ -138,40 +145,103 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
     return out
 
 
+_UNSET = object()
+
+
 class Journal:
-    """An open journal that appends durably. Not thread-safe by itself: the Project locks."""
+    """An open journal that appends durably. Not thread-safe by itself: the Project locks.
+
+    A journal file begins with a header line (``op`` "journal") naming it with an ``id`` drawn
+    when the file is started and the ``base``: the generation of project.json it continues
+    (``project_meta``: drawn at each compaction). Two copies of one project (a git clone, a
+    sync folder) number their edits alike from the same project.json; the header is what tells
+    the open-time replay that a journal was made on another copy (project_replay).
+
+    The journal also remembers the file as it last read or wrote it (inode and size, one stat),
+    so :meth:`changed_outside` tells a journal replaced or written by someone else.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._file: Any = None
         self.entries_written = 0
+        self.id: str | None = None  # the header's id (None: not started yet, or a journal from before headers)
+        self.base: str | None = None  # the generation of project.json a journal started now continues
+        self._known: Any = _UNSET  # (inode, size) of the file when closed; None: no file; unset: not checked
+        self._ino = self._size = 0  # of the open file
+
+    def _sig(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return st.st_ino, st.st_size
+
+    def remember(self) -> None:
+        """The file as it is now is this process's own (after the open-time replay, a cut, a rotation)."""
+        self._known = self._sig()
+
+    def changed_outside(self) -> bool:
+        """Whether the file is no longer the one this process last read or wrote (one stat)."""
+        if self._file is not None:
+            return self._sig() != (self._ino, self._size)
+        return self._known is not _UNSET and self._sig() != self._known
 
     def _handle(self) -> Any:
         if self._file is None:
             self._file = open_append(self.path)
+            st = os.fstat(self._file.fileno())
+            self._ino, self._size = st.st_ino, st.st_size
         return self._file
 
     def append(self, body: dict[str, Any]) -> None:
         """Append one entry and make it durable before returning (one write per line: a crash
         tears at most this line). On failure (disk full, I/O error) the file is cut back to
         where it was, so an edit the caller was told failed does not reappear at the next open.
+        A new (or empty) file gets its header in the same write.
         """
-        append_durably(self._handle(), encode_entry(body))
+        f = self._handle()
+        data = encode_entry(body)
+        header_id = None
+        if self._size == 0 and body["seq"] > 0:
+            header_id = secrets.token_hex(8)
+            data = encode_entry({"seq": body["seq"] - 1, "op": HEADER_OP, "id": header_id, "base": self.base}) + data
+        try:
+            append_durably(f, data)
+        except OSError:
+            self._size = os.fstat(f.fileno()).st_size  # cut back (or not): what is there now is ours
+            raise
+        self._size += len(data)
+        if header_id is not None:
+            self.id = header_id
         self.entries_written += 1
+
+    def contents(self) -> bytes | None:
+        """The bytes of the open file (the one this process appends to, even when its name now
+        holds another file); None when none is open."""
+        if self._file is None:
+            return None
+        self._file.seek(0)
+        return self._file.read()
 
     def truncate(self, size: int) -> None:
         """Cut the file to ``size`` bytes (drops a torn tail) and make that durable."""
         self.close()
         truncate_durably(self.path, size)
+        self.remember()
 
-    def rotate(self, previous: str | os.PathLike[str]) -> None:
-        """Move the journal to ``previous`` (kept for recovery) and start an empty one."""
+    def rotate(self, previous: str | os.PathLike[str], base: str | None = None) -> None:
+        """Move the journal to ``previous`` (kept for recovery) and start an empty one, which
+        continues the project.json generation ``base``."""
         self.close()
         if self.path.exists():
             move_durably(self.path, previous)
         self.entries_written = 0
+        self.id, self.base = None, base
+        self.remember()
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
+            self._known = (self._ino, self._size)

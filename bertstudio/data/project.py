@@ -80,9 +80,11 @@ from bertstudio.data.project_meta import (
     MetaState,
     default_color,
     load_meta,
+    new_generation,
     project_name_problem,
     write_meta,
 )
+from bertstudio.data.project_outside import OutsideChanges, file_sig
 from bertstudio.data.project_overlay import GoldOverlay
 from bertstudio.data.project_replay import COMPACT_AFTER, JOURNAL_FILE, PREV_JOURNAL_FILE, JournalReplay
 from bertstudio.data.project_splits import SplitOps
@@ -104,7 +106,7 @@ Listener = Callable[[dict[str, Any]], None]
 
 _OPENS = itertools.count(1)  # Project.opened: which opening of a project this object is
 
-class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
+class Project(MetaState, LabelSetOps, SplitOps, JournalReplay, OutsideChanges):
     """An open project folder. Create with :meth:`create` or :meth:`open`, finish with :meth:`close`."""
 
     def __init__(self, folder: Path, meta: dict[str, Any], meta_bytes: bytes | None) -> None:
@@ -124,6 +126,11 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         self._handed_out: set[str] = set()  # data files behind ExampleSets given out: kept until close
         self._seq = int(meta.get("seq", 0))
         self._journal = Journal(folder / JOURNAL_FILE)
+        self._journal.base = meta.get("generation")  # a journal started now continues this project.json
+        # the files as this process last read or wrote them: another program's change is refused (project_outside)
+        self._meta_sig: tuple[int, int, int] | None = None
+        self._data_sigs: dict[str, tuple[int, int, int] | None] = {}
+        self._outside: DataError | None = None
         self._pending = 0  # journal entries not yet folded into the data files
         self._closed = False
         self._lock_file: ProjectLock | None = None
@@ -159,7 +166,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
                        for i, n in enumerate(labels)],
             "label_id_next": len(labels), "uid": uuid.uuid4().hex,
             "glue_task": glue_task, "splits": {}, "backups": [], "ui_state": {}, "recent_settings": {},
-            "seq": 0, "labels_seq": 0, "data_seq": 0,
+            "seq": 0, "labels_seq": 0, "data_seq": 0, "generation": new_generation(),
         }
         lock = ProjectLock.acquire(folder)
         try:
@@ -169,6 +176,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             raise
         self = cls(folder, meta, data)
         self._lock_file = lock
+        self._remember_meta()
+        self._journal.remember()
         return self
 
     @classmethod
@@ -210,9 +219,11 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         try:
             if not read_only:  # ours to remove only while we hold the lock alone (a viewer writes nothing)
                 store.remove_write_leftovers(folder)
+            meta_sig = file_sig(folder / PROJECT_FILE)  # before the read: a change meanwhile is seen later
             loaded = load_meta(folder)
             self = cls(folder, loaded.meta, loaded.raw)
             self._lock_file = lock
+            self._meta_sig = meta_sig
             self.read_only = read_only
             self.recovery_messages.extend(loaded.messages)
             if loaded.from_backup and not self.read_only:  # rows written after the backup: kept, never deleted as unused
@@ -270,6 +281,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             if split not in self._meta["splits"]:
                 return store.empty_table(self.kind)
             table = store.read_table(store.split_file(self.folder, self._meta, split), self.kind)
+            self._remember_data(self._meta["splits"][split]["file"])
             self._tables[split] = table
         return table
 
@@ -349,6 +361,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
 
     def _append(self, body: dict[str, Any]) -> None:
         self._check_writable()
+        self._check_outside()  # two stats: project.json and the journal as this process left them
         seq = self._seq + 1
         try:
             self._journal.append({"seq": seq, **body})
@@ -360,6 +373,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
 
     def _remove_unused(self, *, closing: bool = False) -> None:
         if self.read_only:  # nothing is deleted here: an unnamed file may be the only copy of newer rows
+            return
+        if self.changed_outside() is not None:  # a file another program's project.json names: never ours to delete
             return
         in_use = set() if closing else self._handed_out
         store.remove_unused(self.folder, self._meta, store.read_backup_meta(self.folder), in_use)
@@ -389,8 +404,12 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             if self._pending == 0 and not self._overlay.rename and not force:
                 return
             self._check_writable()
+            self._check_outside(deep=True)  # nothing folded over another program's files
             changed = [s for s in self.split_names if self._overlay.dirty(s)]
             meta = self._meta_copy()
+            # a new generation: the journal started after this names it (project_replay tells a copy's)
+            meta["generation"], meta["folded_journal"] = new_generation(), self._journal.id
+            meta.pop("journal", None)
             written: list[Path] = []
             try:
                 for split in changed:
@@ -410,7 +429,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
                 raise disk_error(exc, self.folder, "the edits could not be saved into the data files",
                                  folder=self.folder) from exc
             try:
-                self._journal.rotate(self.folder / PREV_JOURNAL_FILE)
+                self._journal.rotate(self.folder / PREV_JOURNAL_FILE, base=self._meta["generation"])
             except OSError as exc:  # committed already: the old entries are all at or below data_seq
                 log.warning("the journal was not rotated after a compaction: %s", exc)
             for split in changed:
@@ -424,7 +443,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
 
     def compact_if_large(self, threshold: int = COMPACT_AFTER) -> bool:
         """Compact when at least ``threshold`` edits are pending (for an idle timer); True if it did."""
-        if self._pending >= threshold and not self.read_only:  # (an idle timer's slot: never raises READ_ONLY)
+        # (an idle timer's slot: never raises READ_ONLY, nor the refusal after an outside change: the next edit says it)
+        if self._pending >= threshold and not self.read_only and self.changed_outside() is None:
             self.compact()
             return True
         return False

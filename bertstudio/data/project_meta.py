@@ -24,6 +24,11 @@ Schema versions:
   ``label_ids_first`` (``{"ids": {name: id}, "at": ISO time}``): the names the ids were first
   given from, and when, so that a run made before then (no ``label_ids.json``) is read through
   them after renames (train/rundir.read_label_ids).
+  ``generation`` is drawn at random at each compaction (and at create): the journal started
+  after it names it as its ``base``. ``journal`` names the journal (its header's id) whose edits
+  up to ``labels_seq`` the file holds, ``folded_journal`` the one the last compaction folded. Two
+  copies of a project (a git clone, a sync folder) number their edits alike; these tell the
+  replay a journal made on another copy from its own (project_replay).
 
 Every field is checked on load (types, ranges, data file names that stay inside
 ``data/``); NaN and Infinity are not JSON and are refused. A file that fails a
@@ -96,6 +101,11 @@ def encode_meta(meta: dict[str, Any]) -> bytes:
     body["checksum"] = meta_checksum(body)
     # indented so a person can read and diff it; the checksum does not depend on layout
     return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def new_generation() -> str:
+    """A compaction's generation id (see the module docstring)."""
+    return secrets.token_hex(8)
 
 
 def write_meta(folder: Path, meta: dict[str, Any], previous: bytes | None) -> bytes:
@@ -244,6 +254,9 @@ def check_fields(meta: dict[str, Any]) -> None:
     for key in ("ui_state", "recent_settings"):
         if not isinstance(meta[key], dict):
             raise _Damaged(f"the field {key!r} is not an object")
+    for key in ("generation", "journal", "folded_journal"):
+        if meta.get(key) is not None and not (isinstance(meta[key], str) and 0 < len(meta[key]) <= 64):
+            raise _Damaged(f"{key} is {str(meta[key])[:40]!r}, not an id")
     for key in ("seq", "labels_seq", "data_seq"):
         if not _is_count(meta[key]) or meta[key] > MAX_SEQ:  # a 260-digit seq named data files too long to write
             raise _Damaged(f"{key} is {str(meta[key])[:40]!r}, not a whole number from 0 to {MAX_SEQ:,}")
@@ -492,10 +505,14 @@ class MetaState:
         ``required`` is False: then the change (already durable in the journal) is
         kept in memory and written with the next successful write.
         """
+        self._check_outside()  # type: ignore[attr-defined]  # never over another program's project.json
         meta["seq"] = self._seq
+        if self._journal.id is not None:  # type: ignore[attr-defined]
+            meta["journal"] = self._journal.id  # type: ignore[attr-defined]  # the journal this file is in step with
         assign_label_ids(meta)  # a label an import added (or any made without one) gets its id here
         try:
             self._meta_bytes = write_meta(self.folder, meta, self._meta_bytes)
+            self._remember_meta()  # type: ignore[attr-defined]
         except OSError as exc:
             if required:
                 from bertstudio.data.project_store import disk_error  # the store imports this module

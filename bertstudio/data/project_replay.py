@@ -14,23 +14,34 @@ rename onto a label that exists, which would merge two labels' gold values, a
 rename, recolouring or removal of a label that does not exist, an add of one
 that does, the removal of a label gold values still use) is skipped with a
 recovery message, never applied and never a crash.
+
+Sequence numbers alone do not say whether project.json holds an edit: two copies of a project
+(a git clone, a sync folder) number their edits alike from the same project.json, and one
+copy's project.json pulled over the other's made its journal's edits look folded already (they
+were dropped without a word). So a journal's header names the generation of project.json it
+continues, and project.json the journal it is in step with (project_meta). A journal made on
+another project.json is not replayed by sequence number: it is set aside as
+``labels.journal.unapplied-<time>`` (kept; bertstudio never deletes it) and every one of its
+edits is listed in the recovery messages.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from bertstudio.data import project_store as store
 from bertstudio.data.journal import read_journal
 from bertstudio.data.project_labels import LABEL_OPS, apply_label_op, label_op_conflict, label_op_problem
 from bertstudio.data.project_meta import SPLITS
+from bertstudio.data.project_outside import (JOURNAL_FILE, UNAPPLIED_PREFIX, free_name, list_kept_journals,
+                                             unapplied_messages)
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-JOURNAL_FILE = "labels.journal"
 PREV_JOURNAL_FILE = "labels.journal.prev"
 # close() always compacts; compact_if_large() (GUI idle timer) folds once the journal holds this many edits
 COMPACT_AFTER = 20_000
@@ -62,6 +73,16 @@ def names_before(labels: list[str], entries: list[dict[str, Any]], after: int, u
     return names
 
 
+def continues(meta: dict[str, Any], header: dict[str, Any] | None) -> bool:
+    """Whether the journal with ``header`` was made on project.json ``meta`` (or on one it folded)."""
+    if header is None or not meta.get("generation"):  # a journal or project.json from before generations
+        return True
+    if header.get("id") == meta.get("journal"):  # this file holds its edits up to labels_seq
+        return True
+    # started after the compaction that wrote this file, and no other journal was written since
+    return header.get("base") == meta["generation"] and meta.get("journal") in (None, meta.get("folded_journal"))
+
+
 class JournalReplay:
     """The open-time replay of a Project (see the module docstring)."""
 
@@ -72,9 +93,17 @@ class JournalReplay:
 
     def _replay(self, from_backup: bool) -> None:
         """Apply the journal entries newer than what project.json and the data files hold."""
+        self.recovery_messages.extend(list_kept_journals(self.folder, self.read_only))  # type: ignore[attr-defined]
         jr = read_journal(self.folder / JOURNAL_FILE)
-        entries = jr.entries
+        self._journal.remember()  # type: ignore[attr-defined]  # the file as read: a change from now on is refused
+        header, entries = jr.header, jr.entries
         self.recovery_messages.extend(jr.messages)
+        # (a backup of project.json is this process's own earlier file: replayed by number as always)
+        if not from_backup and not continues(self._meta, header):
+            self._check_data_files()
+            self._set_aside(entries, jr.file_size > 0)
+            return
+        self._journal.id = header["id"] if header else None  # type: ignore[attr-defined]  # appended to from now on
         if from_backup:  # the backup may predate the last compaction: its edits are in the rotated journal
             prev = read_journal(self.folder / PREV_JOURNAL_FILE)
             seen = {e["seq"] for e in entries}
@@ -122,6 +151,20 @@ class JournalReplay:
         if jr.damaged or self._pending >= COMPACT_AFTER:
             # fold now: damage is then reported once, not at every open, and replay stays short
             self.compact(force=True)  # type: ignore[attr-defined]
+
+    def _set_aside(self, entries: list[dict[str, Any]], exists: bool) -> None:
+        """A journal made on another project.json (see the module docstring): kept under a new name
+        (where the folder can be written) with each edit listed, never replayed by number."""
+        name = JOURNAL_FILE
+        if exists and not self.read_only:  # type: ignore[attr-defined]
+            target = free_name(self.folder, UNAPPLIED_PREFIX)
+            self._journal.close()  # type: ignore[attr-defined]
+            os.replace(self.folder / JOURNAL_FILE, target)  # an OSError: the open says it cannot open
+            self._journal.remember()  # type: ignore[attr-defined]
+            name = target.name
+        self.recovery_messages.extend(unapplied_messages(
+            name, entries, "they were made on another version of project.json, which replaced it since: "
+                           "a git pull, a sync folder?"))
 
     @staticmethod
     def _track_names(names: set[str], entry: dict[str, Any]) -> None:

@@ -233,7 +233,8 @@ def test_a_read_only_project_with_a_damaged_journal_opens_read_only(tmp_path: Pa
         path.write_bytes(b"".join(lines) + b'{"crc":"00","op":"go')
         expected = ["pos", "neg", None]
     else:
-        path.write_bytes(lines[0].replace(b'"pos"', b'"neg"') + b"".join(lines[1:]))
+        # lines[0] is the journal's header (whose journal it is), lines[1] the first edit
+        path.write_bytes(lines[0] + lines[1].replace(b'"pos"', b'"neg"') + b"".join(lines[2:]))
         expected = [None, "neg", None]
     journal = path.read_bytes()
     read_only_medium(monkeypatch, tmp_path / "p")

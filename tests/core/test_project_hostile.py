@@ -136,7 +136,8 @@ def test_hostile_journal_entries_are_skipped_with_a_message(tmp_path: Path) -> N
     assert f"edit {seq + 1} skipped ('banana' is not a label of this project)" in messages
     assert f"edit {seq + 2} skipped" in messages and f"edit {seq + 3} skipped (row True" in messages
     assert f"edit {seq + 4} skipped (colour None" in messages and f"edit {seq + 5} skipped (new is" in messages
-    assert "line 7: damaged line" in messages  # the Infinity line: not JSON, never applied
+    # the Infinity line (after the header and the first edit): not JSON, never applied
+    assert "line 8: damaged line" in messages
     assert f"edit {seq + 7} skipped (unknown kind of edit 'drop_table')" in messages
     assert again.labels == ["neg", "pos"]
     assert [again.gold("train", r) for r in range(5)] == ["pos", None, None, "neg", None]

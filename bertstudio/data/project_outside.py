@@ -1,0 +1,207 @@
+"""Noticing that someone else changed an open project's files (a git pull, a sync folder, a copy).
+
+The project lock keeps other bertstudio processes out; it cannot keep out ``git pull``, a sync
+client or a file manager, which replace ``project.json``, the journal or a data file under an
+open project. Writing on as if nothing happened lost one side's labels: the close rewrote the
+pulled project.json with this process's state and deleted the pulled data file as unused.
+
+So the open Project remembers each of its files as it last read or wrote it (one ``stat``:
+inode, size, modification time) and, before each edit, save, compaction and close, compares
+(:meth:`OutsideChanges._check_outside`; the data files only before a compaction). A file that
+differs (project.json whose bytes differ too: a ``touch`` is no change) turns the project into
+a refusing one: nothing more is written over the other side's files, and every later write
+raises the same DataError (facts ``refusal``: "changed_outside") naming the changed file and
+where this process's unsaved edits are (the journal, or a kept copy of it when the journal
+itself was replaced). The next open replays them, or lists the ones it cannot apply
+(project_replay: a journal made on another project.json generation).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.journal import read_journal
+from bertstudio.data.project_meta import PROJECT_FILE
+from bertstudio.errors import DataError
+
+if TYPE_CHECKING:
+    from bertstudio.data.journal import Journal
+
+log = logging.getLogger(__name__)
+
+JOURNAL_FILE = "labels.journal"
+KEPT_PREFIX = "labels.journal.kept-"  # this process's journal, kept when its name was replaced: listed at the next open
+UNAPPLIED_PREFIX = "labels.journal.unapplied-"  # edits listed once as not applied; bertstudio never deletes them
+CHANGED_OUTSIDE = "changed_outside"
+ENTRIES_SHOWN = 20  # unapplied edits named one by one
+
+
+def file_sig(path: Path) -> tuple[int, int, int] | None:
+    """(inode, size, mtime in ns) of ``path``, None when it is missing: one stat."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def free_name(folder: Path, prefix: str) -> Path:
+    """``folder/<prefix><UTC time>`` (``-2``, ``-3``... when taken): never an existing file."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    n = 1
+    while True:
+        path = folder / (f"{prefix}{stamp}" if n == 1 else f"{prefix}{stamp}-{n}")
+        if not os.path.lexists(path):
+            return path
+        n += 1
+
+
+def describe_edit(entry: dict[str, Any]) -> str:
+    """One journal entry in words, for the list of edits not applied."""
+    op = entry["op"]
+    if op == "gold":
+        value = entry.get("value")
+        return f"{entry.get('split')} row {entry.get('row')}: " + ("cleared" if value is None else f"{value!r}"[:80])
+    if op == "rename_label":
+        return f"label {entry.get('old')!r} renamed to {entry.get('new')!r}"
+    if op == "add_label":
+        return f"label {entry.get('name')!r} added"
+    if op == "remove_label":
+        return f"label {entry.get('name')!r} removed"
+    return f"{op} of label {entry.get('name')!r}"
+
+
+def unapplied_messages(name: str, entries: list[dict[str, Any]], why: str) -> list[str]:
+    """The recovery messages for ``entries`` (kept in the file ``name``) that were not applied."""
+    if not entries:
+        return []
+    out = [f"{name}: {len(entries):,} edits were not applied ({why}); they are kept in that file:"]
+    out += [f"{name}: edit {e['seq']} not applied: {describe_edit(e)}" for e in entries[:ENTRIES_SHOWN]]
+    if len(entries) > ENTRIES_SHOWN:
+        out.append(f"{name}: {len(entries) - ENTRIES_SHOWN:,} more edits not applied")
+    return out
+
+
+def list_kept_journals(folder: Path, read_only: bool) -> list[str]:
+    """Messages for the journals kept by a process that found its project changed outside
+    (``labels.journal.kept-*``): each edit listed, then (where it can be written) the file renamed
+    ``labels.journal.unapplied-*`` so it is listed once, and kept."""
+    messages: list[str] = []
+    try:
+        kept = sorted(p for p in folder.iterdir() if p.name.startswith(KEPT_PREFIX) and not p.is_symlink())
+    except OSError:
+        return messages
+    for path in kept:
+        try:
+            entries = read_journal(path).entries
+        except DataError as exc:
+            messages.append(f"{path.name}: not read ({exc.problem})")
+            continue
+        name = path.name
+        if not read_only:
+            target = free_name(folder, UNAPPLIED_PREFIX)
+            try:
+                os.replace(path, target)
+                name = target.name
+            except OSError as exc:
+                log.warning("%s not renamed: %s", path, exc)
+        messages += unapplied_messages(name, entries, "the project was changed outside bertstudio while they "
+                                                      "were made, and its journal was replaced")
+    return messages
+
+
+class OutsideChanges:
+    """What the open Project knows of its files, and the refusal once another program changed them (mixed in)."""
+
+    folder: Path
+    read_only: bool
+    opened: int
+    _meta: dict[str, Any]
+    _meta_bytes: bytes | None
+    _journal: "Journal"
+    _pending: int
+    _meta_sig: tuple[int, int, int] | None
+    _data_sigs: dict[str, tuple[int, int, int] | None]
+    _outside: DataError | None
+
+    def _remember_meta(self) -> None:
+        self._meta_sig = file_sig(self.folder / PROJECT_FILE)
+
+    def _remember_data(self, relative: str) -> None:
+        """A data file just read: a later replacement of it (same name, other rows) is told before a compaction."""
+        self._data_sigs[relative] = file_sig(self.folder / relative)
+
+    def _changed_file(self, *, deep: bool = False) -> str | None:
+        """The project file another program changed since this process last read or wrote it, or None."""
+        path = self.folder / PROJECT_FILE
+        now = file_sig(path)
+        if now is None and not os.path.isdir(self.folder):
+            return None  # the folder moved, not its files: the write says so (project_store.disk_error)
+        if now != self._meta_sig:
+            try:
+                same = now is not None and path.read_bytes() == self._meta_bytes  # a touch, a copy of the same bytes
+            except OSError:
+                same = False
+            if not same:
+                return PROJECT_FILE
+            self._meta_sig = now
+        if self._journal.changed_outside():
+            return JOURNAL_FILE
+        if deep:
+            for info in self._meta["splits"].values():
+                known = self._data_sigs.get(info["file"])
+                if known is not None and file_sig(self.folder / info["file"]) != known:
+                    return info["file"]
+        return None
+
+    def changed_outside(self) -> DataError | None:
+        """The refusal when another program changed the project's files (None while it has not)."""
+        if self._outside is None and not self.read_only and self._changed_file() is not None:
+            try:
+                self._check_outside()  # makes the refusal (and the kept copy) once
+            except DataError:
+                pass
+        return self._outside
+
+    def _check_outside(self, *, deep: bool = False) -> None:
+        """Raise the changed_outside DataError when another program changed the project's files
+        since this process last read or wrote them (see the module docstring)."""
+        if self._outside is not None:
+            raise self._outside
+        if self.read_only:
+            return
+        changed = self._changed_file(deep=deep)
+        if changed is None:
+            return
+        self._outside = self._refusal(changed)
+        log.warning("%s", self._outside)
+        raise self._outside
+
+    def _refusal(self, changed: str) -> DataError:
+        kept: str | None = JOURNAL_FILE
+        if self._journal.changed_outside():  # its name holds another file now: keep ours under a new name
+            kept = None
+            try:
+                data = self._journal.contents()
+                if data:
+                    path = free_name(self.folder, KEPT_PREFIX)
+                    atomic_write_bytes(path, data)
+                    kept = path.name
+            except OSError as exc:
+                log.warning("the journal could not be kept: %s", exc)
+        edits = self._pending
+        where = (f"the {edits:,} edits not yet folded into the data files are kept in {kept} (the next open "
+                 "applies them or lists each one it cannot)" if kept and edits else
+                 "no edit of this window is lost" if not edits else
+                 "this window's edits could not be kept (its journal was replaced)")
+        problem = (f"the project was changed outside bertstudio since it was opened (a git pull, a sync folder?): "
+                   f"{changed} is not the file bertstudio last wrote. Nothing more is written here, so the other "
+                   f"side's files are not overwritten; {where}. Reopen the project")
+        return DataError(problem, path=self.folder / changed,
+                         facts={"refusal": CHANGED_OUTSIDE, "changed": changed, "kept": kept or "", "edits": edits,
+                                "opened": self.opened})

@@ -1,0 +1,185 @@
+"""A project's files changed by another program while it is open (a git pull, a sync folder).
+
+The scenario of every test: a project kept in git; a colleague labels rows 6-8 ``pos`` in a clone
+and closes (compacts); the user, with the project open here, labels rows 0-2 ``neg`` (still in the
+journal), then ``git pull`` replaces project.json, its backup and adds the colleague's data file.
+Before: the user's next close wrote project.json over the colleague's, deleted the pulled data
+file as unused (the colleague's labels gone), and after a crash instead the reopen skipped the
+user's journaled edits by their numbers, without a word.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bertstudio.data.project import Project
+from bertstudio.errors import DataError
+from helpers import make_project
+
+MINE, THEIRS = (0, 1, 2), (6, 7, 8)
+
+
+def _base(tmp_path: Path) -> tuple[Path, Path]:
+    """The project (rows 0-9 unlabelled) and the colleague's clone with rows 6-8 'pos', closed."""
+    folder = tmp_path / "proj"
+    records = [{"text": f"row {i} was fine", "label": None} for i in range(10)]
+    make_project(folder, "sentence", ["neg", "pos"], {"train": records}).close()
+    clone = tmp_path / "clone"
+    shutil.copytree(folder, clone)
+    with Project.open(clone) as colleague:
+        for row in THEIRS:
+            colleague.set_gold("train", row, "pos")
+    return folder, clone
+
+
+def _pull(clone: Path, folder: Path) -> None:
+    """What `git pull` does to the tracked files: each changed or new file written anew (new inode)."""
+    for path in sorted(clone.rglob("*")):
+        relative = path.relative_to(clone)
+        if path.is_dir() or relative.name in ("labels.journal", "project.lock"):
+            continue
+        target = folder / relative
+        if target.exists() and target.read_bytes() == path.read_bytes():
+            continue
+        shutil.copyfile(path, folder / (str(relative) + ".git-tmp"))
+        os.replace(folder / (str(relative) + ".git-tmp"), target)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != "project.lock"}
+
+
+def _golds(project: Project, rows) -> list:
+    return [project.gold("train", r) for r in rows]
+
+
+def _mine_then_pull(tmp_path: Path) -> tuple[Project, Path, Path]:
+    folder, clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.examples("train")  # a data file handed out (to training): kept until close, then "unused"
+    for row in MINE:
+        project.set_gold("train", row, "neg")
+    _pull(clone, folder)
+    return project, folder, clone
+
+
+def _unapplied(messages: list[str]) -> list[str]:
+    return [m for m in messages if "not applied" in m]
+
+
+def test_an_edit_and_the_close_after_a_pull_are_refused_and_leave_the_other_sides_files(tmp_path: Path) -> None:
+    project, folder, _clone = _mine_then_pull(tmp_path)
+    pulled = _snapshot(folder)
+    with pytest.raises(DataError) as refused:
+        project.set_gold("train", 3, "neg")
+    error = refused.value
+    assert error.facts["refusal"] == "changed_outside" and error.facts["changed"] == "project.json"
+    assert error.facts["kept"] == "labels.journal" and error.facts["edits"] == 3
+    assert "changed outside bertstudio" in error.problem and "Reopen the project" in error.problem
+    with pytest.raises(DataError) as again:  # the same refusal for every later write, not a new check
+        project.save_ui_state()
+    assert again.value is error
+    assert project.compact_if_large(threshold=1) is False  # the idle timer's call: refused quietly
+    with pytest.raises(DataError) as at_close:
+        project.close()
+    assert at_close.value is error and project.closed
+    after = _snapshot(folder)
+    assert {k: v for k, v in after.items() if k != "labels.journal"} == \
+        {k: v for k, v in pulled.items() if k != "labels.journal"}  # nothing rewritten, nothing deleted
+    assert after["labels.journal"] == pulled["labels.journal"]  # the user's edits: still there
+    reopened = Project.open(folder)
+    assert _golds(reopened, THEIRS) == ["pos"] * 3  # the colleague's labels survived
+    unapplied = _unapplied(reopened.recovery_messages)
+    assert len(unapplied) == 4, reopened.recovery_messages  # the summary, then each edit by row
+    assert "3 edits were not applied" in unapplied[0] and "another version of project.json" in unapplied[0]
+    assert [m.split("not applied: ")[1] for m in unapplied[1:]] == [f"train row {r}: 'neg'" for r in MINE]
+    kept = unapplied[0].split(":")[0]
+    assert kept.startswith("labels.journal.unapplied-") and (folder / kept).exists()
+    reopened.set_gold("train", 3, "neg")  # a journal of its own from here on
+    reopened.close()
+    with Project.open(folder) as third:
+        assert _unapplied(third.recovery_messages) == [] and third.recovery_messages == []
+        assert _golds(third, (3, *THEIRS)) == ["neg", "pos", "pos", "pos"] and (folder / kept).exists()
+
+
+def test_a_crash_after_a_pull_lists_the_journaled_edits_it_cannot_apply(tmp_path: Path) -> None:
+    project, folder, _clone = _mine_then_pull(tmp_path)
+    project.close(compact=False)  # the app killed: the journal is all that is left of the user's edits
+    reopened = Project.open(folder)
+    assert _golds(reopened, THEIRS) == ["pos"] * 3
+    assert _golds(reopened, MINE) == [None] * 3
+    unapplied = _unapplied(reopened.recovery_messages)
+    assert [m.split("not applied: ")[1] for m in unapplied[1:]] == [f"train row {r}: 'neg'" for r in MINE], \
+        reopened.recovery_messages
+    reopened.close()
+
+
+def test_a_replaced_journal_keeps_this_windows_edits_and_the_next_open_lists_them(tmp_path: Path) -> None:
+    folder, clone = _base(tmp_path)
+    project = Project.open(folder)
+    for row in MINE:
+        project.set_gold("train", row, "neg")
+    theirs = folder / "labels.journal.sync"
+    theirs.write_bytes(b"")
+    os.replace(theirs, folder / "labels.journal")  # a sync tool puts another machine's (empty) journal here
+    with pytest.raises(DataError) as refused:
+        project.set_gold("train", 3, "neg")
+    kept = refused.value.facts["kept"]
+    assert refused.value.facts["changed"] == "labels.journal" and kept.startswith("labels.journal.kept-")
+    assert (folder / "labels.journal").read_bytes() == b""  # theirs, untouched
+    with pytest.raises(DataError):
+        project.close()
+    reopened = Project.open(folder)
+    unapplied = _unapplied(reopened.recovery_messages)
+    assert [m.split("not applied: ")[1] for m in unapplied[1:]] == [f"train row {r}: 'neg'" for r in MINE], \
+        reopened.recovery_messages
+    assert not (folder / kept).exists() and unapplied[0].startswith("labels.journal.unapplied-")
+    reopened.close()
+
+
+def test_a_pull_with_no_edit_of_ours_closes_without_deleting_the_pulled_data(tmp_path: Path) -> None:
+    folder, clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.examples("train")
+    _pull(clone, folder)
+    pulled = _snapshot(folder)
+    project.close()  # nothing of ours to keep: no refusal, and nothing written or deleted
+    assert _snapshot(folder) == pulled
+    with Project.open(folder) as again:
+        assert _golds(again, THEIRS) == ["pos"] * 3 and again.recovery_messages == []
+
+
+def test_a_data_file_replaced_under_the_project_is_refused_before_folding(tmp_path: Path) -> None:
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.set_gold("train", 0, "neg")
+    data = folder / project.split_info["train"]["file"]
+    copy = data.with_name("copy.tmp")
+    shutil.copyfile(data, copy)
+    os.replace(copy, data)  # the same rows, but another program's file now
+    with pytest.raises(DataError) as refused:
+        project.close()
+    assert refused.value.facts["changed"] == project.split_info["train"]["file"]
+    with Project.open(folder) as again:  # project.json unchanged: the journal is this project's own
+        assert again.gold("train", 0) == "neg" and again.recovery_messages == []
+
+
+def test_own_writes_and_a_touch_are_no_outside_change(tmp_path: Path) -> None:
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.set_gold("train", 0, "neg")
+    project.save_ui_state()
+    project.compact()  # a new generation; the journal after it continues it
+    project.add_label("meh")
+    os.utime(folder / "project.json", ns=(1, 1))  # the same bytes: not a change
+    project.set_gold("train", 1, "meh")
+    project.rename_label("meh", "so-so")
+    project.close(compact=False)  # a crash: the journal after the compaction is replayed
+    with Project.open(folder) as again:
+        assert again.recovery_messages == []
+        assert _golds(again, (0, 1)) == ["neg", "so-so"] and "so-so" in again.labels
