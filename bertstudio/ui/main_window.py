@@ -441,6 +441,13 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(self.read_only_line(), 15_000)
                 return
             failure = project_refusal(error) or str(failure)
+            if error.facts.get("refusal") == "changed_outside":  # changed by a git pull...: one box per open
+                told = getattr(self, "_told_changed_outside", set())
+                self._told_changed_outside = told
+                if error.facts.get("opened") in told:
+                    self.statusBar().showMessage(str(failure), 15_000)
+                    return
+                told.add(error.facts.get("opened"))
         QMessageBox.warning(self, self.tr("Could not save"), str(failure))
 
     def read_only_line(self) -> str:

@@ -294,6 +294,21 @@ def read_only_text() -> str:
     return _tr("Read-only: browse, predict and compare; labels and runs cannot be saved here")
 
 
+def changed_outside_text(facts: dict[str, Any]) -> str:
+    """data/project_outside's refusal: another program (a git pull, a sync folder) changed the open project."""
+    said = _tr("The project was changed outside bertstudio since it was opened (a git pull, a sync folder?): {file} "
+               "is not the file bertstudio wrote. Nothing more is saved here, so the other side's files are not "
+               "overwritten.").format(file=facts.get("changed", "project.json"))
+    edits, kept = facts.get("edits", 0), facts.get("kept")
+    if edits and kept:
+        said += " " + _tr("The %n edit(s) made here and not yet saved into the data files are kept in {file}; "
+                          "reopening the project applies them or lists each one it cannot.", None, edits
+                          ).format(file=kept)
+    elif edits:
+        said += " " + _tr("The edits made here could not be kept: the project's journal was replaced.")
+    return said + " " + _tr("Reopen the project (File > Open project…).")
+
+
 def project_refusal(exc: Any) -> str | None:
     """A project's refusal to write (data/project.READ_ONLY, project_store's disk errors), in the
     user's words from its facts; None for one not known here (shown as the core wrote it)."""
@@ -303,6 +318,8 @@ def project_refusal(exc: Any) -> str | None:
     if refusal == "folder_moved":
         return _tr("The project folder was moved or renamed while it was open: reopen it from its new place "
                    "(what was saved went with it).")
+    if refusal == "changed_outside":
+        return changed_outside_text(exc.facts)
     if refusal == "runs_is_file":
         return _tr("{path} is a file, not a folder: no run folder can be made in it. Move the file away.").format(
             path=exc.path)

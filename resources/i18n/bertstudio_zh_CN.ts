@@ -977,12 +977,34 @@
         <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="299"/>
+        <source>The project was changed outside bertstudio since it was opened (a git pull, a sync folder?): {file} is not the file bertstudio wrote. Nothing more is saved here, so the other side&apos;s files are not overwritten.</source>
+        <translation>自项目打开以来，它已在 bertstudio 之外被更改（git pull 或同步文件夹？）：{file} 不是 bertstudio 写入的文件。此处不再保存任何内容，因此不会覆盖另一方的文件。</translation>
+    </message>
+    <message numerus="yes">
         <location filename="../../bertstudio/ui/run_words.py" line="304"/>
+        <source>The %n edit(s) made here and not yet saved into the data files are kept in {file}; reopening the project applies them or lists each one it cannot.</source>
+        <translation>
+            <numerusform>此处所做、尚未存入数据文件的 %n 项编辑保存在 {file} 中；重新打开项目时会应用它们，或逐条列出无法应用的编辑。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="308"/>
+        <source>The edits made here could not be kept: the project&apos;s journal was replaced.</source>
+        <translation>此处所做的编辑无法保留：项目的编辑日志已被替换。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="309"/>
+        <source>Reopen the project (File &gt; Open project…).</source>
+        <translation>请重新打开项目（文件 &gt; 打开项目…）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="319"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="307"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="324"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
@@ -2922,47 +2944,47 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="444"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="451"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="567"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="617"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="624"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="619"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="626"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="639"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="663"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="670"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="667"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="674"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="668"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="675"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="668"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="675"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2992,53 +3014,53 @@
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="487"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="494"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="487"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="494"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="549"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="556"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="557"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="564"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="569"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="563"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="570"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="644"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="651"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="645"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="652"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="654"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="653"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="661"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="655"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="662"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

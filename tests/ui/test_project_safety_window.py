@@ -4,6 +4,7 @@ traceback), close anyway, and leave the journal so a reopen has every edit."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -440,3 +441,42 @@ def test_a_project_a_writer_holds_is_refused_without_the_offer(qtbot, tmp_path):
         window.close()
     finally:
         writer.close()
+
+
+def test_a_project_changed_outside_is_said_in_one_box_then_each_edit_is_refused_in_the_status_bar(qtbot, tmp_path):
+    """A git pull replaced project.json under the open window: the app wrote on, and its close wrote its
+    project.json over the pulled one. Now the first edit after it says so in one box (the interface's
+    words), later keys and the close say the same line without a box, and the pulled file stays."""
+    from PySide6.QtCore import Qt
+
+    from bertstudio.data.project_meta import encode_meta
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    window.show_page("label")
+    editor = window.pages["label"].editor()
+    editor.go_to(0)
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    assert session.gold("train", 0) == "neg"
+    folder = tmp_path / "p"
+    pulled = json.loads((folder / "project.json").read_text())
+    pulled["name"] = "reviews (theirs)"
+    (folder / "pulled.json").write_bytes(encode_meta(pulled))
+    os.replace(folder / "pulled.json", folder / "project.json")
+    theirs = (folder / "project.json").read_bytes()
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    editor.go_to(1)
+    editor.setFocus()
+    for _ in range(3):
+        qtbot.keyClick(editor, Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    title, text = seen[0]
+    assert title == "Could not save" and "labels.journal" in text and "Reopen the project (File > Open project…)." in text
+    assert text.startswith("The project was changed outside bertstudio")  # the interface's words, not a path first
+    assert window.statusBar().currentMessage() == text  # the later keys: the same line, no box
+    assert session.gold("train", 1) is None
+    window.close()
+    timer.stop()
+    assert len(seen) == 1 and session.project is None  # the close: no second box
+    assert (folder / "project.json").read_bytes() == theirs
