@@ -8,6 +8,7 @@ Layout of a project folder::
     data/backup/<split>-<time>.arrow  rows an import replaced (restorable; bertstudio never deletes them)
     labels.journal          gold edits and label-set edits since the last compaction
     labels.journal.prev     the journal folded by the last compaction (recovery)
+    labels.journal.unapplied-<time>  edits made on another copy's project.json (a git pull): listed once, kept
     runs/<name>/            training runs (written by the engine)
 
 How edits are stored: the Arrow files are written once per import or compaction and

@@ -183,3 +183,25 @@ def test_own_writes_and_a_touch_are_no_outside_change(tmp_path: Path) -> None:
     with Project.open(folder) as again:
         assert again.recovery_messages == []
         assert _golds(again, (0, 1)) == ["neg", "so-so"] and "so-so" in again.labels
+
+
+def test_a_crash_between_the_compactions_commit_and_the_journals_rotation_replays_as_before(tmp_path: Path,
+                                                                                            monkeypatch) -> None:
+    """project.json of the new generation, the journal of the old one (its rotation failed, or a crash
+    came first): its edits are this project's own, folded or replayed by number, never listed as foreign."""
+    from bertstudio.data.journal import Journal
+
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.set_gold("train", 0, "neg")
+
+    def no_rotation(self, previous, base=None):
+        raise OSError("rotation failed")
+
+    monkeypatch.setattr(Journal, "rotate", no_rotation)
+    project.compact()  # committed; the journal stays and the next edits go on in it
+    project.set_gold("train", 1, "neg")
+    project.close(compact=False)
+    monkeypatch.undo()
+    with Project.open(folder) as again:
+        assert again.recovery_messages == [] and _golds(again, (0, 1)) == ["neg", "neg"]
