@@ -56,6 +56,12 @@ _WATCHED_RUNS_UP_TO = 200  # run folders still being written, watched for their 
 # Past this many project rows the resume check (which hashes every row after an edit: 2.7 s for
 # 200,000 short rows) runs off the GUI thread, the Resume button saying it is checking meanwhile.
 BIG_PROJECT_ROWS = 20_000
+_WRITING = ("running", "unknown")  # statuses of a run whose writer may still add files, or end
+
+
+def _statuses(runs: Iterable[RunInfo]) -> dict[Path, str]:
+    """What the other pages list of the runs: which there are, and how each stands."""
+    return {info.folder: info.status for info in runs}
 
 
 def _project_rows(project: Any) -> int:
@@ -424,23 +430,30 @@ class RunsPage(QWidget):
         self._watcher = QFileSystemWatcher(self)
         self._changed = QTimer(self, singleShot=True, interval=300)
         self._watcher.directoryChanged.connect(self._changed.start)
-        self._changed.timeout.connect(self.refresh)
-        # Windows holds a watched folder open: a run folder, or a job's, could not be renamed, removed
-        # or replaced (--overwrite) while the page watched it. There only runs/ is watched, and the
-        # folders still being written are looked at again every few seconds instead.
+        self._changed.timeout.connect(self.look_again)
+        # A run still being written is looked at again every few seconds, on every system: a CLI run
+        # killed -9 changes no folder entry (it only lets its lock go), so no watcher hears it, and
+        # it read "running" for good. Windows also holds a watched folder open (a run folder could
+        # not be renamed, removed or replaced by --overwrite): there only runs/ is watched.
         self._poll = QTimer(self, interval=2000)
-        self._poll.timeout.connect(self.refresh)
+        self._poll.timeout.connect(self._look_at_running)
+        self._announcing = False  # set while this page tells the others what it found on disk
+        self._unwatched = False  # Windows: folders the watcher leaves alone (a job's next seed) are polled
         self.refresh()
 
     def _on_double_clicked(self, idx: QModelIndex) -> None:
         self.run_activated.emit(str(self.model.runs[idx.row()].folder))
 
     def refresh(self, *_: object) -> None:
-        picked = {r.folder for r in self.selected_runs()}
-        infos = self.session.run_reader.infos(all_runs(self.session))
+        if self._announcing:  # runs_changed from look_again: listed already
+            return
         # by the recorded start (Started, Compare's older A), not the folders' mtimes, which a copy
         # or a resume moves; a run of the same second keeps its listed place
-        self.model.set_runs(sorted(infos, key=_start_key))
+        self._show_runs(sorted(self.session.run_reader.infos(all_runs(self.session)), key=_start_key))
+
+    def _show_runs(self, infos: list[RunInfo]) -> None:
+        picked = {r.folder for r in self.selected_runs()}
+        self.model.set_runs(infos)
         if len(self.model.runs) <= _FIT_COLUMNS_UP_TO:  # it measures up to 1,000 rows: 4 s for 2,000 runs
             self.table.resizeColumnsToContents()  # a handful of rows: the settings fit without "…"
         self._select(picked)  # a model reset drops the selection: the runs picked stay picked
@@ -453,6 +466,37 @@ class RunsPage(QWidget):
             self.follow_label.setText(self._lost or self._hint())
         self._say_loss_weighting()
         self._watch()
+
+    def look_again(self, *_: object) -> None:
+        """List the runs again from disk (the watcher heard runs/ change, a running run was polled,
+        the page was shown), quietly when nothing changed: a table reset every poll lost the
+        double-click under way. When runs came or went or a status changed, every page listing runs
+        hears it: Results kept showing a run removed in a terminal, and never listed a new CLI run."""
+        infos = sorted(self.session.run_reader.infos(all_runs(self.session)), key=_start_key)
+        if infos == self.model._listed:
+            self._watch()
+            return
+        before = _statuses(self.model.runs)
+        self._show_runs(infos)
+        if _statuses(self.model.runs) != before:
+            self._announcing = True  # this page has just listed them: it does not list them again
+            try:
+                self.session.notify_runs_changed(listed_now=True)
+            finally:
+                self._announcing = False
+
+    def _look_at_running(self) -> None:
+        """The poll: ask the runs still being written again (their lock, once per turn: cheap), and
+        the other listed runs' files too while they are few (a config.toml edited by hand in place)."""
+        runs = self.model.runs
+        # not the interrupted ones, which the cache reads again whole each turn (their lock, then their
+        # history): a Refresh, the page shown or the watcher asks them
+        few = len(runs) <= _FIT_COLUMNS_UP_TO
+        asked = [r for r in runs if r.status in _WRITING or (few and r.status != "interrupted")]
+        if self._unwatched or self.session.run_reader.infos([r.folder for r in asked]) != asked:
+            self.look_again()
+        else:
+            self._watch()
 
     def _select(self, folders: set[Path]) -> None:
         """Select the listed runs in ``folders`` (none: no selection); one picked is followed."""
@@ -475,17 +519,24 @@ class RunsPage(QWidget):
             for info in self.model.runs:
                 if info.folder.parent != root and info.folder.parent.parent == root:
                     wanted.add(str(info.folder.parent))  # a seeds job or glue folder: its next run
-                if info.status in ("running", "unknown") and writing < _WATCHED_RUNS_UP_TO \
+                if info.status in _WRITING and writing < _WATCHED_RUNS_UP_TO \
                         and root in (info.folder.parent, info.folder.parent.parent):
                     wanted.add(str(info.folder))  # its config.toml, a seeds job's first seed, its metrics.json
                     writing += 1
+        runs = self.model.runs
+        # and while the page is on screen, a few runs' files (a config.toml edited by hand in place
+        # changes no folder entry; a stat each, no read): the list showed the old lr until Refresh
+        polled = any(info.status in _WRITING for info in runs) or (
+            self.isVisible() and 0 < len(runs) <= _FIT_COLUMNS_UP_TO)
         if atomic.WINDOWS and runs_dir is not None:
-            polled = wanted - {str(Path(runs_dir))}
-            wanted -= polled
-            if polled and not self._poll.isActive():
-                self._poll.start()
-            elif not polled:
-                self._poll.stop()
+            held = wanted - {str(Path(runs_dir))}
+            wanted -= held
+            polled = polled or bool(held)
+        self._unwatched = atomic.WINDOWS and polled
+        if polled and not self._poll.isActive():
+            self._poll.start()
+        elif not polled:
+            self._poll.stop()
         watched = set(self._watcher.directories())
         if watched - wanted:
             self._watcher.removePaths(sorted(watched - wanted))
@@ -622,8 +673,13 @@ class RunsPage(QWidget):
         """Resume asked again for the picked run: its rows may have been relabelled, or its model moved,
         while another page was shown (it stayed offered, and was refused only after the click)."""
         super().showEvent(event)
+        self.look_again()  # a finished run's config.toml or metrics.json edited in place meanwhile (no watcher hears it)
         runs = self.selected_runs()
         self._offer_resume(runs[0] if len(runs) == 1 else None)
+
+    def hideEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().hideEvent(event)
+        self._watch()  # the finished runs' files are polled only while they are on screen
 
     def _resume_selected(self) -> None:
         runs = self.selected_runs()

@@ -442,9 +442,12 @@ class ProjectSession(QObject):
         else:
             self.failed.emit(Failure(failure))
 
-    def notify_runs_changed(self) -> None:
-        """Pages that start or delete runs call this so the Runs/Results pages refresh."""
-        self.run_reader.forget_lists()  # what this turn listed may hold the run deleted or miss the one added
+    def notify_runs_changed(self, *, listed_now: bool = False) -> None:
+        """Pages that start or delete runs call this so the Runs/Results pages refresh; the Runs
+        page too when it finds runs added, removed or ended by another process (``listed_now``: it
+        has just listed them from disk, and the other pages share that list)."""
+        if not listed_now:
+            self.run_reader.forget_lists()  # what this turn listed may hold the run deleted or miss the one added
         self.runs_changed.emit()
 
     # -- recent projects (QSettings) -----------------------------------------------------

@@ -544,3 +544,32 @@ def test_a_qa_prediction_carries_whether_its_model_may_say_no_answer(tmp_path, m
     label = SimpleNamespace(model=None, predict=lambda **_: {"label": "pos", "probs": {"pos": 1.0}})
     monkeypatch.setattr(playground, "load_predictor", lambda *_a: label)
     assert "null_answers" not in playground.predict_with(str(tmp_path), {"text": "t"})
+
+
+def test_latest_follows_runs_another_process_adds_or_removes(qtbot, tmp_path, trained_run):
+    """A run a CLI trained into runs/, then removed in a terminal: the Runs page heard both, but the
+    Playground still offered the deleted run as "(latest)" and never the new one."""
+    import os
+
+    from bertstudio.ui.runs_page import RunsPage
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    stamp = os.path.getmtime(trained_run)
+    try:
+        shutil.copytree(trained_run, project.runs_dir / "cli1")
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        runs = RunsPage(session)
+        page = PlaygroundPage(session)
+        qtbot.addWidget(runs)
+        qtbot.addWidget(page)
+        assert page.run_combo.currentText() == "cli1 (latest)"
+        shutil.copytree(trained_run, project.runs_dir / "cli2.tmp")
+        os.utime(project.runs_dir / "cli2.tmp", (stamp + 60,) * 2)
+        os.rename(project.runs_dir / "cli2.tmp", project.runs_dir / "cli2")
+        qtbot.waitUntil(lambda: page.run_combo.currentText() == "cli2 (latest)", timeout=5000)
+        shutil.rmtree(project.runs_dir / "cli2")
+        qtbot.waitUntil(lambda: page.run_combo.count() == 1, timeout=5000)
+        assert page.run_combo.currentText() == "cli1 (latest)"
+        runs.stop_following()
+    finally:
+        project.close(compact=False)

@@ -347,3 +347,89 @@ def test_a_big_projects_resume_checks_run_one_at_a_time_and_the_last_pick_is_ans
     qtbot.waitUntil(lambda: not page.is_checking_resume(), timeout=10_000)
     assert running[1] == 1 and asked == [first.name, second.name]  # the first pick, then only the last
     assert page.resume_button.isEnabled()  # the answer for the run picked last
+
+
+def _running(folder: Path) -> Path:
+    """A run another process is writing on this machine: its settings and start, no end yet."""
+    import socket
+
+    folder.mkdir(parents=True)
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(folder)).save(folder / "config.toml")
+    start = RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32", host=socket.gethostname(), started_at=1_700_000_000.0)
+    (folder / "history.jsonl").write_text(json.dumps(event_to_dict(start)) + "\n", encoding="utf-8")
+    return folder
+
+
+def _status(page: RunsPage, name: str) -> str:
+    return page.model.index(_names(page).index(name), 1).data()
+
+
+def test_a_cli_run_killed_minus_9_reads_interrupted_without_refresh_and_the_pages_hear_it(qtbot, session):
+    """A CLI run killed -9 (an OOM kill, a closed ssh) changes no folder entry, it only lets its lock
+    go: on Linux, where only the watcher listened, its row read "running" for good (the poll ran on
+    Windows only). Nothing changing meanwhile resets the table, nor tells the other pages."""
+    import subprocess
+    import sys
+
+    fcntl = pytest.importorskip("fcntl")
+    assert fcntl
+    folder = _running(session.project.runs_dir / "long")
+    _run(session.project.runs_dir / "done")
+    holder = subprocess.Popen(  # `bertstudio train` holding its run folder's writer lock (data/project_lock)
+        [sys.executable, "-c", "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); "
+         "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.read()", str(folder)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        page = _page(qtbot, session)
+        assert _status(page, "long") == "running" and page._poll.isActive()
+        page._poll.setInterval(50)
+        heard, resets = [], []
+        session.runs_changed.connect(lambda: heard.append(_status(page, "long")))
+        page.model.modelReset.connect(lambda: resets.append(1))
+        for _ in range(3):  # polled while it trains: nothing changed, nothing reset or said
+            with qtbot.waitSignal(page._poll.timeout, timeout=2000):
+                pass
+        assert (heard, resets) == ([], []) and _status(page, "long") == "running"
+    finally:
+        holder.kill()
+        holder.wait()
+    qtbot.waitUntil(lambda: _status(page, "long") == "interrupted", timeout=5000)
+    assert heard == ["interrupted"]  # Results, the Playground and the Scoreboard list it again
+    assert not page._poll.isActive()  # nothing is being written now
+
+
+def test_a_finished_runs_config_edited_by_hand_shows_when_the_page_is_shown_again(qtbot, session):
+    """Editing a run's config.toml in place changes no folder entry: the list showed the old lr
+    until Refresh."""
+    folder = _run(session.project.runs_dir / "cli2", lr=5e-5)
+    page = _page(qtbot, session)
+    lr = page.model.COLUMNS.index("lr")
+    assert page.model.index(0, lr).data() == "5e-05"
+    page.show()
+    qtbot.waitExposed(page)
+    page.hide()  # another page shown meanwhile, in a later turn of the event loop
+    qtbot.waitUntil(lambda: not session.run_reader._turn_scheduled, timeout=2000)
+    text = (folder / "config.toml").read_text(encoding="utf-8")
+    assert "lr = 5e-05" in text
+    (folder / "config.toml").write_text(text.replace("lr = 5e-05", "lr = 0.001"), encoding="utf-8")
+    page.show()
+    assert page.model.index(0, lr).data() == "0.001"
+
+
+def test_a_finished_runs_config_edited_by_hand_shows_while_the_page_is_on_screen(qtbot, session):
+    """On screen too, without Refresh: the list still read the old lr 3 s after the edit. Polled
+    only while shown (a stat per file), and no more once hidden."""
+    folder = _run(session.project.runs_dir / "cli2", lr=5e-5)
+    page = _page(qtbot, session)
+    assert not page._poll.isActive()  # nothing being written, nothing on screen
+    page.show()
+    qtbot.waitExposed(page)
+    assert page._poll.isActive()
+    page._poll.setInterval(50)
+    text = (folder / "config.toml").read_text(encoding="utf-8")
+    (folder / "config.toml").write_text(text.replace("lr = 5e-05", "lr = 0.001"), encoding="utf-8")
+    lr = page.model.COLUMNS.index("lr")
+    qtbot.waitUntil(lambda: page.model.index(0, lr).data() == "0.001", timeout=3000)
+    page.hide()
+    assert not page._poll.isActive()
