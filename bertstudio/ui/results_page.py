@@ -288,6 +288,11 @@ class ResultsPage(QWidget):
         self.state_label = QLabel(objectName="runStateLabel", wordWrap=True)
         self.state_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
         self.state_label.hide()
+        # the run shown went away (deleted, or removed or renamed in a terminal): said, not swapped silently
+        self.gone_label = QLabel(objectName="goneRunLabel", wordWrap=True)
+        self.gone_label.setTextFormat(Qt.TextFormat.PlainText)  # run names as they are
+        self.gone_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
+        self.gone_label.hide()
         self.metrics_panel = MetricsPanel()
         self.metrics_table = self.metrics_panel.metrics_table
         self.confusion_panel = ConfusionPanel()
@@ -372,6 +377,7 @@ class ResultsPage(QWidget):
         self._sides: tuple[bool, bool] | None = None  # the side panels the sizes were set for
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addWidget(self.gone_label)
         lay.addWidget(self.foreign_label)
         lay.addWidget(self.empty_label)
         lay.addWidget(self.damage_label)
@@ -392,6 +398,9 @@ class ResultsPage(QWidget):
     def refresh_runs(self, *_: object) -> None:
         runs = self.project_runs()
         current = self.run_dir
+        gone = current.name if current is not None and not current.is_dir() else None
+        if gone is not None:  # removed in a terminal (the Runs page heard it): its scores and predictions stayed on
+            current, self.foreign = None, False  # show as current, a run from elsewhere too, with nothing said
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
         titles = run_titles(runs)  # two seeds jobs' seed-42 told apart, as on the Runs page
@@ -407,6 +416,10 @@ class ResultsPage(QWidget):
             self.show_run(current)
         else:
             self.show_run(str(runs[-1]) if runs else None)
+        if gone is not None:
+            self.gone_label.setText(self.tr("The run {run} is no longer on disk (deleted, moved or renamed): its results "
+                                            "are no longer shown.").format(run=gone))
+            self.gone_label.show()
 
     def _on_run_chosen(self, idx: int) -> None:
         if idx >= 0:
@@ -429,6 +442,7 @@ class ResultsPage(QWidget):
         """Show one run folder: one of the project's, or one from elsewhere (said so above the page).
         A large predictions file is read on a worker (``is_loading()``; ``loaded`` when it is shown)."""
         self._loading = None  # a slower read of the run shown before is not wanted now
+        self.gone_label.hide()  # another run shown: the note on the one gone is over
         self.run_dir = Path(folder) if folder else None
         self.foreign = self.run_dir is not None and not in_project(self.session, self.run_dir)
         if self.run_dir is not None:  # keep the picker in step when another page asks for a run

@@ -4002,167 +4002,172 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="298"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="720"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="734"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="306"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="311"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="333"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="330"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="335"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="339"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="420"/>
+        <source>The run {run} is no longer on disk (deleted, moved or renamed): its results are no longer shown.</source>
+        <translation>运行 {run} 已不在磁盘上（已删除、移动或重命名）：不再显示它的结果。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="431"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="464"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="478"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="486"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="500"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="565"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="574"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="576"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="564"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="568"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="582"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="585"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="574"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="588"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="591"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="605"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="594"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="608"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="603"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="617"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="606"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="620"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="610"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="624"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="723"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="737"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="724"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="738"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="747"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="761"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="749"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="763"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="805"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="819"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="807"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="842"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="856"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="847"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="861"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="850"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="864"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="852"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="866"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="853"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="867"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="859"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="873"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -4674,97 +4679,97 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="263"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
         <source>The run&apos;s process was closed or killed as the run started, before it saved its settings or a model: nothing in this folder can be used. Delete the folder to remove it from this list.</source>
         <translation>该运行刚开始时其进程就被关闭或终止，尚未保存设置或模型：此文件夹中没有可用的内容。删除该文件夹即可将其从列表中移除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="275"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="283"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="289"/>
         <source>interrupted before it saved anything</source>
         <translation>在保存任何内容之前中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="294"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="300"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="299"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="305"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4772,136 +4777,136 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="356"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="358"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="364"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="360"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="366"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="368"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="363"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="369"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="365"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="385"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="371"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="366"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="372"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="368"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="374"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="374"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="576"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="380"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="627"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="376"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="381"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="382"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="387"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="377"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="383"/>
         <source>Move the selected runs to the trash (Edit &gt; Undo puts them back); a run opened from elsewhere only leaves this list</source>
         <translation>将选中的运行移到回收站（编辑 &gt; 撤销可将其放回）；从别处打开的运行只会从此列表中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="508"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="559"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="510"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="561"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="512"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="563"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="513"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="564"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="539"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="544"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="595"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="539"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="590"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="583"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="634"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="659"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="696"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="715"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="752"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="662"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="718"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="683"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="739"/>
         <source>Delete run %1</source>
         <translation>删除运行 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="684"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="740"/>
         <source>Delete %n runs</source>
         <translation>
             <numerusform>删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="709"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="765"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="746"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="802"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="770"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="826"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>

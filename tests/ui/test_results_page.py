@@ -823,3 +823,35 @@ def test_a_removed_class_and_the_metric_names_are_said_in_chinese(qtbot, qapp, t
         for translator in installed:
             qapp.removeTranslator(translator)
         project.close(compact=False)
+
+
+def test_runs_another_process_adds_or_removes_reach_the_page_without_runs_changed(qtbot, tmp_path, trained_run):
+    """A CLI run (runs/cli2) and an `rm -r` of the run shown: the Runs page's watcher heard both, but
+    only the Runs page listed again. Results kept showing the deleted run's scores as current, and
+    never offered the new one."""
+    from bertstudio.ui.runs_page import RunsPage
+
+    project = project_with_run(trained_run, tmp_path / "proj", "cli1")
+    try:
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        runs = RunsPage(session)
+        page = ResultsPage(session)
+        qtbot.addWidget(runs)
+        qtbot.addWidget(page)
+        assert page.run_dir.name == "cli1"
+
+        def listed() -> list[str]:
+            return [page.run_combo.itemText(i) for i in range(page.run_combo.count())]
+
+        shutil.copytree(trained_run, project.runs_dir / "cli2")  # `bertstudio train --out runs/cli2` ended
+        qtbot.waitUntil(lambda: listed() == ["cli2", "cli1"], timeout=5000)
+        assert page.run_dir.name == "cli2"  # a new run on top is shown, as one trained here
+        page.run_combo.setCurrentIndex(listed().index("cli1"))
+        assert page.run_dir.name == "cli1" and not page.gone_label.isVisibleTo(page)
+        shutil.rmtree(project.runs_dir / "cli1")  # in a terminal
+        qtbot.waitUntil(lambda: listed() == ["cli2"], timeout=5000)
+        assert page.run_dir.name == "cli2" and page.gone_label.isVisibleTo(page)
+        assert "cli1" in page.gone_label.text() and "no longer" in page.gone_label.text()
+        runs.stop_following()
+    finally:
+        project.close(compact=False)
