@@ -264,6 +264,7 @@ class ResultsPage(QWidget):
         self._known: set[str] = set()
         self._build()
         session.runs_changed.connect(self.refresh_runs)
+        session.run_renamed.connect(self._on_run_renamed)
         session.project_opened.connect(self._on_project_changed)
         session.project_closed.connect(self._on_project_changed)
         session.gold_changed.connect(self._on_gold_changed)
@@ -394,6 +395,13 @@ class ResultsPage(QWidget):
     def _on_project_changed(self, *_: object) -> None:
         self.run_dir, self._known = None, set()  # nothing of the last project stays on show
         self.refresh_runs()
+
+    def _on_run_renamed(self, old: str, new: str) -> None:
+        """The run shown was renamed on the Runs page: it stays shown under its new name (it was
+        dropped as "no longer on disk" and the newest run shown instead)."""
+        self._known = {new if known == old else known for known in self._known}  # not a new run to jump to
+        if self.run_dir is not None and self.run_dir == Path(old):
+            self.run_dir = Path(new)
 
     def refresh_runs(self, *_: object) -> None:
         runs = self.project_runs()

@@ -701,6 +701,7 @@ class RunsPage(QWidget):
             raise
         self.refresh()
         self._select({target})  # it stays picked and followed under its new name
+        self.session.run_renamed.emit(str(folder), str(target))  # before the pages list again: they follow it
         self.session.notify_runs_changed()
         return target
 

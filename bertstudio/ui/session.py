@@ -87,6 +87,7 @@ class ProjectSession(QObject):
     label_renamed = Signal(str, str)  # old, new (also an undone rename): what holds a label name follows
     data_imported = Signal(str)
     runs_changed = Signal()
+    run_renamed = Signal(str, str)  # old folder, new folder (the Runs page's Rename): a page showing it follows
     current_example_changed = Signal(str, int)
     failed = Signal(object)  # a Failure: str (what to show), with the core error behind it
 

@@ -855,3 +855,26 @@ def test_runs_another_process_adds_or_removes_reach_the_page_without_runs_change
         runs.stop_following()
     finally:
         project.close(compact=False)
+
+
+def test_the_run_shown_stays_shown_when_the_runs_page_renames_it(qtbot, tmp_path, trained_run):
+    """Rename on the Runs page made Results drop the run it showed as "no longer on disk" and show
+    the newest run instead: it follows the new name."""
+    from bertstudio.ui.runs_page import RunsPage
+
+    project = project_with_run(trained_run, tmp_path / "proj", "first")
+    try:
+        shutil.copytree(trained_run, project.runs_dir / "second")
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        runs = RunsPage(session)
+        page = ResultsPage(session)
+        qtbot.addWidget(runs)
+        qtbot.addWidget(page)
+        page.show_run(project.runs_dir / "first")
+        qtbot.waitUntil(lambda: not page.is_loading(), timeout=5000)
+        runs.rename(project.runs_dir / "first", "baseline")
+        assert page.run_dir == project.runs_dir / "baseline" and not page.gone_label.isVisibleTo(page)
+        assert page.run_combo.currentText() == "baseline"
+        runs.stop_following()
+    finally:
+        project.close(compact=False)
