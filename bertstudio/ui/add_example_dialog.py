@@ -158,7 +158,6 @@ class AddExampleDialog(QDialog):
             self._add_score_box(form)
         self.status = QLabel(objectName="addExampleStatus", wordWrap=True)
         self.add_button = QPushButton(self.tr("Add"), objectName="addExampleButton")
-        self.add_button.setDefault(True)
         self.add_button.setToolTip(self.tr("Store this example (with the label chosen, if any) and clear the form for the next one"))
         self.add_button.clicked.connect(self.add)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -168,7 +167,18 @@ class AddExampleDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.status)
         layout.addWidget(buttons)
+        # Default only once in the dialog: set before, the button box made Close the default, and
+        # Enter in the one-line question closed the dialog instead of adding
+        self.add_button.setDefault(True)
         self.resize(560, 320)
+        # Ctrl+Return adds from any field: in a multi-line box a plain Return is a line break (and
+        # the default button never got it), so only Tab, Tab, Space added an example
+        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            QShortcut(QKeySequence(Qt.Modifier.CTRL | key), self,
+                      context=Qt.ShortcutContext.WindowShortcut).activated.connect(self.add)
+        # the first keys typed go into the first field: the split box had the focus, its type-ahead
+        # picked "test" from the sentence's letters and the example went there
+        next(iter(self.editors.values())).setFocus()
 
     def _add_label_box(self, form: QFormLayout) -> None:
         """The label box and its Alt+digit keys (bare digits must stay text in the fields)."""

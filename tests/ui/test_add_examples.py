@@ -220,3 +220,49 @@ def test_pasted_text_is_stored_exactly_with_its_no_break_spaces_and_separators(m
     qtbot.keyClicks(editor, "c")
     assert dialog.values()["text"] == "a\xa0x\u2029yb\nc"
     dialog.close()
+
+
+def test_keys_only_focus_starts_in_the_text_and_ctrl_return_adds(main_window, qtbot):
+    """Keyboard sweep item 1: the split box had the focus, so the first letters typed picked "test"
+    by type-ahead and the example went there; Return in the text box was a line break and Ctrl+Return
+    did nothing, so only Tab, Tab, Space added."""
+    session = main_window.session
+    main_window.findChild(QAction, "addExamplesAction").trigger()
+    dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    text = dialog.editors["text"]
+    assert dialog.focusWidget() is text
+    qtbot.keyClicks(dialog.focusWidget(), "the movie was good and fun")
+    assert dialog.split_combo.currentData() == "train"
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert session.split_size("train") == 1 and session.split_size("test") == 0
+    assert session.row("train", 0)["text"] == "the movie was good and fun"
+    qtbot.keyClicks(dialog.focusWidget(), "dull")
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Enter,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.KeypadModifier)
+    assert session.split_size("train") == 2 and session.row("train", 1)["text"] == "dull"
+    dialog.close()
+
+
+def test_keys_only_enter_in_a_one_line_field_adds(qtbot, tmp_path):
+    """QA: the focus starts in the context; the question is one line, where Enter adds."""
+    project = Project.create(tmp_path / "qa", name="qa", kind="qa", labels=[])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        dialog = AddExampleDialog(session)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        dialog.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+        assert dialog.focusWidget() is dialog.editors["context"]
+        qtbot.keyClicks(dialog.focusWidget(), "Ada Lovelace lived in London.")
+        qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Tab)
+        assert dialog.focusWidget() is dialog.editors["question"]
+        qtbot.keyClicks(dialog.focusWidget(), "Where did Ada live?")
+        qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return)
+        rows = project.examples("train").dataset.to_list()
+        assert [(r["context"], r["question"]) for r in rows] == [("Ada Lovelace lived in London.", "Where did Ada live?")]
+        assert dialog.focusWidget() is dialog.editors["question"] and dialog.editors["question"].text() == ""
+    finally:
+        project.close(compact=False)
