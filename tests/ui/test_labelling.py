@@ -979,3 +979,25 @@ def test_the_next_orders_label_follows_a_rename(qtbot, session_factory):
     assert bar.label() == "pos"
     session.remove_label("meh")  # another label removed: the order keeps its own
     assert bar.label() == "pos"
+
+
+def test_navigation_keys_in_the_new_question_field_keep_the_example(qtbot, session_factory):
+    """Keyboard sweep item 2: Down, PageDown, Up and Ctrl+Home typed in "Type a new question" were
+    ignored by the line edit and stepped the editor, so Enter then added the question to another context."""
+    rows = [{"id": f"q{i}", "context": f"Context of row {i}.", "question": f"Q{i}?", "answers": None} for i in range(3)]
+    session = session_factory("qa", None, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    assert editor.row == 0
+    editor.new_question.setFocus()
+    qtbot.keyClicks(editor.new_question, "Who")
+    for key, modifier in [(Qt.Key.Key_Down, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_PageDown, Qt.KeyboardModifier.NoModifier),
+                          (Qt.Key.Key_Up, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_PageUp, Qt.KeyboardModifier.NoModifier),
+                          (Qt.Key.Key_Down, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier),
+                          (Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)]:
+        qtbot.keyClick(editor.new_question, key, modifier)
+        assert editor.row == 0, key
+    assert editor.new_question.text() == "Who"
+    qtbot.keyClick(editor.new_question, Qt.Key.Key_Return)
+    assert session.split_size("train") == 4
+    assert session.row("train", 3)["question"] == "Who" and session.row("train", 3)["context"] == "Context of row 0."

@@ -50,6 +50,10 @@ class ContextView(QPlainTextEdit):
             self.selection_finished.emit()
 
 
+# navigation keys a QLineEdit leaves to its parent: in the new-question field they do nothing
+_FIELD_IGNORES = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
+
+
 class QAEditor(KindEditor):
     kind = "qa"
 
@@ -233,10 +237,15 @@ class QAEditor(KindEditor):
 
     # -- keys and mouse ----------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.new_question and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
-                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.add_question()
-            return True
+        if watched is self.new_question and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.add_question()
+                return True
+            if event.key() in _FIELD_IGNORES or event.key() in (Qt.Key.Key_Home, Qt.Key.Key_End) \
+                    and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                # the line edit ignores these, so they reached keyPressEvent and changed the example
+                # under the typed question, which Enter then added to the other context
+                return True
         return super().eventFilter(watched, event)
 
     def text_views(self) -> list[QAbstractScrollArea]:
