@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QListWidget, QListWidgetItem, QPushButton, QTableView, QVBoxLayout, QWidget)
 
@@ -94,6 +94,7 @@ class ConfusionView(QTableView):
     hidden: 80 labels of which a dev split uses 12 left 68 empty rows and columns between them."""
 
     cell_clicked = Signal(object)  # (gold, predicted) or None when the filter is cleared
+    moved_to = Signal(QModelIndex)  # the keyboard made this cell the current one
 
     def __init__(self, parent: QWidget | None = None, model: ConfusionModel | None = None) -> None:
         super().__init__(parent)
@@ -119,6 +120,27 @@ class ConfusionView(QTableView):
         self.setToolTip(self.tr("Rows: gold label. Columns: predicted label. Click a cell to list its examples."))
         self._selected: tuple[str, str] | None = None
         self.clicked.connect(self._on_clicked)
+        self.moved_to.connect(self._on_moved_to)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Keys filter as the mouse does: Enter or Space on the current cell is a click on it, and an
+        arrow that moves the (highlighted) current cell filters on it. Before, a cell picked with the
+        keyboard looked selected while the predictions below still listed every row."""
+        current = self.currentIndex()
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and current.isValid():
+            self.clicked.emit(current)  # the one path a click takes (the window's view re-routes it)
+            return
+        super().keyPressEvent(event)
+        moved = self.currentIndex()
+        if moved.isValid() and moved != current:
+            self.moved_to.emit(moved)
+
+    def _on_moved_to(self, index: QModelIndex) -> None:
+        labels = self.confusion_model.labels
+        cell = (labels[index.row()], labels[index.column()])
+        if cell != self._selected:
+            self._selected = cell
+            self.cell_clicked.emit(cell)
 
     def _hide_empty_classes(self) -> None:
         counts = self.confusion_model.counts
@@ -219,6 +241,8 @@ class ConfusionDialog(QDialog):
         self.view = ConfusionView(self, model=panel_view.confusion_model)
         self.view.clicked.disconnect(self.view._on_clicked)  # one filter state: the panel's view keeps it
         self.view.clicked.connect(panel_view._on_clicked)
+        self.view.moved_to.disconnect(self.view._on_moved_to)
+        self.view.moved_to.connect(panel_view._on_moved_to)
         holder = QWidget()
         _titled_axes(holder, self.view)
         lay = QVBoxLayout(self)

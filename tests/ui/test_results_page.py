@@ -123,6 +123,41 @@ def test_clicking_a_confusion_cell_filters_the_predictions(page, trained_run, qt
         assert page.proxy.rowCount() == 8
 
 
+def test_keys_on_a_confusion_cell_filter_the_predictions(page, trained_run, qtbot):
+    """Keyboard sweep item 3: arrows made a cell current and highlighted it, and Enter and Space did
+    nothing, while the predictions still listed every row; only a click filtered."""
+    from PySide6.QtCore import QItemSelectionModel
+
+    from bertstudio.ui.confusion_view import ConfusionDialog
+
+    view, m, preds = page.confusion_view, page.confusion_view.confusion_model, _preds(trained_run)
+
+    def count(g: int, p: int) -> int:
+        return sum(x["gold"] == LABELS[g] and x["label"] == LABELS[p] for x in preds)
+
+    page.show()
+    view.setFocus()
+    view.selectionModel().setCurrentIndex(m.index(0, 0), QItemSelectionModel.SelectionFlag.NoUpdate)  # as Tab in
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert page.proxy.rowCount() == count(0, 1)
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert page.proxy.rowCount() == count(1, 1)
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # Enter on the filtered cell: cleared, as a second click
+    assert page.proxy.rowCount() == 8
+    qtbot.keyClick(view, Qt.Key.Key_Space)  # and Space filters on it again
+    assert page.proxy.rowCount() == count(1, 1)
+    qtbot.keyClick(view, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier)
+    assert page.proxy.rowCount() == 8
+    # the window's view filters the page's predictions as the panel's does
+    window = ConfusionDialog(view)
+    qtbot.addWidget(window)
+    window.view.selectionModel().setCurrentIndex(m.index(1, 1), QItemSelectionModel.SelectionFlag.NoUpdate)
+    qtbot.keyClick(window.view, Qt.Key.Key_Up)
+    assert page.proxy.rowCount() == count(0, 1)
+    qtbot.keyClick(window.view, Qt.Key.Key_Space)
+    assert page.proxy.rowCount() == 8
+
+
 def test_relabel_in_place_goes_through_the_undo_stack(page, qtbot):
     session = page.session
     page.table.selectRow(page.proxy.mapFromSource(page.model.index(0, 0)).row())
