@@ -11,6 +11,7 @@ Room is left at the bar's end for other Label page tools (:meth:`AssistBar.add_t
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from bertstudio.ui.assist_controller import AssistController
@@ -23,6 +24,34 @@ ORDERS: tuple[tuple[str, str], ...] = (  # (core strategy, title), the core's ST
 )
 
 
+class ChoiceBox(QComboBox):
+    """A combo box that tells a committed choice (``chosen``: picked in its list, Enter there, a
+    click) from a step on the closed box (arrow keys, type-ahead, the wheel). QComboBox emits
+    ``activated`` for both; the Label page gave the focus back to the editor on each change, so a
+    second arrow meant for the box stepped the example instead."""
+
+    chosen = Signal(int)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._stepping = False
+        self.activated.connect(lambda index: self._stepping or self.chosen.emit(index))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._stepping = True
+        try:
+            super().keyPressEvent(event)
+        finally:
+            self._stepping = False
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        self._stepping = True
+        try:
+            super().wheelEvent(event)
+        finally:
+            self._stepping = False
+
+
 class AssistBar(QWidget):
     order_changed = Signal(str)
 
@@ -30,13 +59,13 @@ class AssistBar(QWidget):
         super().__init__(parent)
         self.setObjectName("assistBar")
         self.controller = controller
-        self.order_combo = QComboBox(objectName="nextOrderCombo")
+        self.order_combo = ChoiceBox(objectName="nextOrderCombo")
         # a click leaves the keys with the editor; Tab reaches it (a keyboard-only person could not change the order)
         self.order_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         for key, title in ORDERS:
             self.order_combo.addItem(QCoreApplication.translate("AssistBar", title), key)
         self.order_combo.currentIndexChanged.connect(self._on_order_changed)
-        self.label_combo = QComboBox(objectName="nextLabelCombo")
+        self.label_combo = ChoiceBox(objectName="nextLabelCombo")
         self.label_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.label_combo.setToolTip(self.tr("The label whose likeliest examples come first"))
         self.label_combo.currentIndexChanged.connect(lambda _i: self.order_changed.emit(self.strategy()))

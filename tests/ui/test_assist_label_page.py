@@ -361,9 +361,21 @@ def test_the_next_order_and_train_now_are_reached_from_the_keyboard(qtbot, assis
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         seen.append(QApplication.focusWidget())
     assert seen == [page.split_combo, page.label_set_button, page.review_button, bar.order_combo]
-    before = bar.strategy()
+    # Arrows on the closed box step through the orders and keep the focus there (they sent it to the
+    # editor, so a second arrow stepped the example); a choice committed in the list gives the keys back.
+    assert bar.strategy() == "in_order"
     qtbot.keyClick(bar.order_combo, Qt.Key.Key_Down)
-    assert bar.strategy() != before
+    assert bar.strategy() == "random" and QApplication.focusWidget() is bar.order_combo
+    row = a.editor.row
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Down)
+    assert bar.strategy() == "uncertain" and QApplication.focusWidget() is bar.order_combo and a.editor.row == row
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Up)
+    assert bar.strategy() == "random"
+    bar.order_combo.showPopup()  # (Space or Alt+Down opens it)
+    qtbot.waitUntil(lambda: bar.order_combo.view().isVisible())
+    qtbot.keyClick(bar.order_combo.view(), Qt.Key.Key_Up)
+    qtbot.keyClick(bar.order_combo.view(), Qt.Key.Key_Return)
+    assert bar.strategy() == "in_order"
     assert QApplication.focusWidget() is a.editor  # the label keys work again at once
     # then the label box (shown in the by-label order only), Train now (enabled once it can train), and back
     bar.set_strategy("by_label")

@@ -106,6 +106,10 @@ class LabelPage(QWidget):
         self.help.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a click on the help must not take the editor's keys
         self.assist_bar = AssistBar(session.assist)
         self.assist_bar.order_changed.connect(self._on_order_changed)
+        for box in (self.assist_bar.order_combo, self.assist_bar.label_combo):
+            # the keys go back to the editor on a choice committed in the list, not on each arrow on
+            # the closed box (the next arrow then stepped the example)
+            box.chosen.connect(lambda _i: self.editor().setFocus())
         self.assist_bar.train_button.clicked.connect(lambda: self.editor().setFocus())  # pressed from the keyboard
         self.chart = AuditChart(session.assist)
         self.chart.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -269,7 +273,6 @@ class LabelPage(QWidget):
         self._lost_order_label = None
         if self.session.has_project() and self.session.assist.is_active(self.editor().split):
             self._next_item(False)
-        self.editor().setFocus()
 
     def _on_scores_changed(self) -> None:
         if self.session.has_project():
