@@ -146,6 +146,9 @@ class MainWindow(QMainWindow):
         activated = getattr(self.pages["runs"], "run_activated", None)
         if activated is not None:  # double-clicking a run opens its results
             activated.connect(self._on_run_activated)
+        compared = getattr(self.pages["runs"], "example_activated", None)
+        if compared is not None:  # an example opened in Compare runs: shown on the Label page, as from the Data page
+            compared.connect(self._on_example_activated)
         resume = getattr(self.pages["runs"], "resume_requested", None)
         if resume is not None:  # Resume on the Runs page: the run goes on on the Train page
             resume.connect(self.resume_run)

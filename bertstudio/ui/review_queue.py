@@ -165,7 +165,7 @@ class ReviewQueue(QWidget):
         self.flags.setObjectName("reviewFlags")
         theme.follow(self.flags, lambda: [self._paint(self.flags.item(i)) for i in range(self.flags.count())])
         self.flags.currentRowChanged.connect(self._show_flag)
-        self.flags.itemDoubleClicked.connect(self._go_to_row)
+        self.flags.itemActivated.connect(self._go_to_row)  # Enter and double-click (Enter did nothing)
         self.detail = QTextBrowser()
         self.detail.setObjectName("reviewDetail")
         self.keep_button = QPushButton(self.tr("Keep the label (K)"))

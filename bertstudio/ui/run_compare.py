@@ -45,7 +45,7 @@ def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
 
 
 class RunCompareDialog(QDialog):
-    example_activated = Signal(str, int)  # project split and row of a double-clicked example
+    example_activated = Signal(str, int)  # project split and row of an example opened (Enter or double-click)
     compared = Signal()  # the comparison is on show
     failed = Signal(str)
 
@@ -105,7 +105,7 @@ class RunCompareDialog(QDialog):
         for key, name in (("fixed", "fixedList"), ("broken", "brokenList"), ("both_wrong", "bothWrongList")):
             widget = QListWidget(objectName=name)
             widget.currentItemChanged.connect(self._on_current_item)
-            widget.itemDoubleClicked.connect(self._on_item_activated)
+            widget.itemActivated.connect(self._on_item_activated)  # Enter and double-click (Enter did nothing)
             self.lists[key] = widget
             self.example_tabs.addTab(widget, "")
         self._name_example_tabs()

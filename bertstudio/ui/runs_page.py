@@ -341,6 +341,7 @@ class RunsPage(QWidget):
     run_activated = Signal(str)  # "show this run's results"
     resume_requested = Signal(str)  # "continue this stopped run" (the Train page does, MainWindow.resume_run)
     status_message = Signal(str)  # for the window's status bar: where deleted runs went
+    example_activated = Signal(str, int)  # an example opened in a comparison: the window shows it on the Label page
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -760,7 +761,9 @@ class RunsPage(QWidget):
         from bertstudio.ui.run_compare import open_compare
 
         a, b = sorted(runs, key=lambda r: (r.started_at, r.name))
-        return open_compare(self.session, a.folder, b.folder, self)
+        dialog = open_compare(self.session, a.folder, b.folder, self)
+        dialog.example_activated.connect(self.example_activated)
+        return dialog
 
     def _browse_run(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Open a run folder (with history.jsonl)"))

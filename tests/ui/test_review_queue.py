@@ -52,6 +52,14 @@ def test_flags_are_shown_with_the_accuracy_and_nothing_changes_by_itself(qtbot, 
     for n in flag.neighbours:
         assert n.text in detail
     assert _golds(session) == before and session.undo_stack.count() == 0
+    # Enter on a flag goes to its row, as a double-click does (Enter did nothing: itemDoubleClicked only)
+    queue.flags.setFocus()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_Down)
+    flag = queue.current_flag()
+    assert session.current_row != flag.row
+    qtbot.keyClick(queue.flags, Qt.Key.Key_Return)
+    assert (session.current_split, session.current_row) == ("train", flag.row)
+    assert _golds(session) == before
 
 
 def test_k_keeps_and_is_remembered_r_relabels_and_ctrl_z_undoes(qtbot, session_factory, tiny):

@@ -120,7 +120,30 @@ def test_compare_two_runs_shows_their_three_counts(qtbot, two_runs, one_thread):
     assert session.row("dev", row.key[1])["text"] in dialog.detail.toPlainText()
     qtbot.mouseDClick(fixed.viewport(), Qt.MouseButton.LeftButton, pos=fixed.visualItemRect(fixed.item(0)).center())
     assert (session.current_split, session.current_row) == ("dev", row.key[1])
+    # Enter opens the current example as a double-click does (it did nothing), and the Runs page passes it on
+    # to the window, which shows it on the Label page (the dialog's example_activated reached nothing)
+    session.set_current("train", 0)
+    fixed.setFocus()
+    with qtbot.waitSignal(page.example_activated, timeout=1000) as opened:
+        qtbot.keyClick(fixed, Qt.Key.Key_Return)
+    assert opened.args == ["dev", row.key[1]]
+    assert (session.current_split, session.current_row) == ("dev", row.key[1])
     dialog.close()
+
+
+def test_an_example_opened_from_compare_runs_is_shown_on_the_label_page(main_window, qtbot):
+    """The comparison's example_activated was connected to nothing: the window stayed on Runs."""
+    from bertstudio.data.examples import from_records
+
+    session = main_window.session
+    session.project.add_label("neg")
+    session.project.add_label("pos")
+    session.project.import_examples(from_records("sentence", _records(4, 0), labels=["neg", "pos"]), "dev")
+    main_window.show_page("runs")
+    main_window.pages["runs"].example_activated.emit("dev", 2)
+    assert main_window.current_page_key() == "label"
+    assert (session.current_split, session.current_row) == ("dev", 2)
+    assert main_window.pages["label"].editor().row == 2
 
 
 def test_a_run_that_never_evaluated_compares_by_its_curves(qtbot, two_runs, one_thread):
