@@ -78,6 +78,9 @@ class MainWindow(QMainWindow):
         self.preload_thread: Any = None  # set by start_preload()
         self._build_pages()
         build_actions(self, PAGES)  # menus, toolbar and every QAction as an attribute (ui/actions.py)
+        focus_shortcut = getattr(self.pages["label"], "set_focus_shortcut", None)
+        if focus_shortcut is not None:  # the Label page's note names the key that gives its editor the keys
+            focus_shortcut(self.findChild(QAction, "show_labelAction").shortcut().toString(QKeySequence.SequenceFormat.NativeText))
         self._build_status_bar()
         self.session.project_opened.connect(self._on_project_opened)
         self.session.project_closed.connect(self._on_project_closed)

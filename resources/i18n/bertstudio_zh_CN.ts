@@ -1102,17 +1102,17 @@
         <translation>加入数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="200"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="210"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="202"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="212"/>
         <source>The score, on this project&apos;s scale {low:g} to {high:g}</source>
         <translation>分数，按本项目的刻度 {low:g} 到 {high:g}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="203"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="213"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
@@ -1122,37 +1122,37 @@
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="162"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="161"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="176"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="186"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="191"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="182"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="192"/>
         <source>While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen in the box, where typing its first letters finds it.</source>
         <translation>输入时，Alt+1 … Alt+9 设置标签(Alt+0:无)；也可以在下拉框中选择任意标签，输入标签名的开头几个字母即可找到。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="241"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="251"/>
         <source>Added to {s} as row {r} ({n} this time), labelled {g}.</source>
         <translation>已添加到 {s}，第 {r} 行(本次共 {n} 个)，标签为 {g}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="234"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="244"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="239"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="249"/>
         <source>Added to {s} as row {r} ({n} this time). Label it on the Label page.</source>
         <translation>已添加到 {s},第 {r} 行(本次共 {n} 个)。请在“标注”页标注。</translation>
     </message>
@@ -1160,67 +1160,67 @@
 <context>
     <name>AssistBar</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="19"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="20"/>
         <source>in order</source>
         <translation>按顺序</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="20"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="21"/>
         <source>random</source>
         <translation>随机</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="21"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="22"/>
         <source>most uncertain first</source>
         <translation>最不确定的优先</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="22"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="23"/>
         <source>by suggested label</source>
         <translation>按建议标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="144"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="173"/>
         <source>%1 labelled · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个 · 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="158"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="187"/>
         <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="160"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="189"/>
         <source>Which example comes next after a label or a skip (S / Space).</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="41"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="70"/>
         <source>The label whose likeliest examples come first</source>
         <translation>优先显示最可能属于该标签的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="44"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="73"/>
         <source>Train now</source>
         <translation>立即训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="75"/>
         <source>Train the stronger model on the labels so far, in the background (it also trains by itself every 50 labels)</source>
         <translation>在后台用目前的标签训练更强的模型(每标注 50 个也会自动训练)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="55"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="84"/>
         <source>Next:</source>
         <translation>下一个:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="108"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="137"/>
         <source>the rarest label</source>
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="143"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="172"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -1456,7 +1456,7 @@
 <context>
     <name>ConfusionDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="218"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="240"/>
         <source>Confusion matrix</source>
         <translation>混淆矩阵</translation>
     </message>
@@ -1482,49 +1482,49 @@
 <context>
     <name>ConfusionPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="193"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="215"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="195"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="217"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="200"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="222"/>
         <source>Columns: the label the model predicted</source>
         <translation>列:模型预测的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="201"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="223"/>
         <source>Rows: the gold label</source>
         <translation>行:标准答案标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="241"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="265"/>
         <source>Open in a window…</source>
         <translation>在窗口中打开…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="242"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="266"/>
         <source>Show the confusion matrix in a window of its own, with room for every class</source>
         <translation>在单独的窗口中显示混淆矩阵，容得下每个类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="256"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="280"/>
         <source>The most frequent confusions; pick one to list its examples</source>
         <translation>最常见的混淆；选择一项即可列出其样例</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/confusion_view.py" line="290"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="314"/>
         <source>%n class(es) with no rows and no predictions in this split are not shown.</source>
         <translation>
             <numerusform>本划分中没有行也没有预测的 %n 个类别未显示。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="295"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="319"/>
         <source>{n} × gold {gold} → predicted {predicted}</source>
         <translation>{n} × 标准答案 {gold} → 预测 {predicted}</translation>
     </message>
@@ -1532,7 +1532,7 @@
 <context>
     <name>ConfusionView</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="119"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="120"/>
         <source>Rows: gold label. Columns: predicted label. Click a cell to list its examples.</source>
         <translation>行:标准答案标签。列:预测标签。单击单元格可列出其中的样例。</translation>
     </message>
@@ -2414,22 +2414,22 @@
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="134"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="162"/>
         <source>Key %1 sets nothing: the labels are on keys 1-%2</source>
         <translation>按键 %1 没有对应的标签：标签在按键 1-%2 上</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="189"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="217"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="239"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="267"/>
         <source>{split} row {row}: gold changed (Ctrl+Z undoes)</source>
         <translation>{split} 第 {row} 行：标准答案已更改（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="240"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="268"/>
         <source>{split} row {row}: {old} → {new} (Ctrl+Z undoes)</source>
         <translation>{split} 第 {row} 行：{old} → {new}（Ctrl+Z 可撤销）</translation>
     </message>
@@ -2503,72 +2503,87 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="78"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="79"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="80"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="85"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="86"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="90"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="91"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/page.py" line="178"/>
+        <source>Label keys go to this example (framed).</source>
+        <translation>标注按键作用于此样例（有边框）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="180"/>
+        <source>Label keys are off: click the example or press %1 to label with keys.</source>
+        <translation>标注按键未生效：点击样例或按 %1 即可用按键标注。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="184"/>
+        <source>Label keys are off: click the example to label with keys.</source>
+        <translation>标注按键未生效：点击样例即可用按键标注。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="207"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="222"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="251"/>
         <source>Change evaluation gold?</source>
         <translation>更改评估用的标准答案？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="223"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="252"/>
         <source>Change the gold of a %1 row? Runs are scored against it.</source>
         <translation>更改 %1 中一行的标准答案？运行的评分以它为准。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="226"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="255"/>
         <source>Asked once per opened project: later changes of dev and test gold are noted in the status bar.</source>
         <translation>每次打开项目只询问一次：之后对 dev 和 test 标准答案的更改会在状态栏中注明。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="227"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="256"/>
         <source>Change gold</source>
         <translation>更改标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="248"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="277"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="288"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="316"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="292"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="320"/>
         <source>%1 was removed: Next now fills the rarest label</source>
         <translation>%1 已被删除:“下一个”现在补充最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="321"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="349"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="322"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="350"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -2897,170 +2912,170 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="209"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="215"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="291"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="297"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="305"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="321"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="311"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="318"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="327"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="323"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="329"/>
         <source>It is open read-only in another window. Open it read-only here too? You can browse, predict and compare; labels and runs cannot be saved.</source>
         <translation>该项目已在另一个窗口中以只读方式打开。要在这里也以只读方式打开吗？可以浏览、预测和比较；标注和运行无法保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="325"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="331"/>
         <source>Open read-only</source>
         <translation>以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="334"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="340"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="335"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="336"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="342"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="352"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="358"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="451"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="457"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="567"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="573"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="624"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="630"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="626"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="632"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="652"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="670"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="676"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="674"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="680"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="675"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="681"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="675"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="681"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="145"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="148"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="404"/>
         <source>Imported %1 into %2</source>
         <translation>已导入 %1到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="400"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="406"/>
         <source>Imported %1 into %2; the pages moved to %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面已转到 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="402"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="408"/>
         <source>Imported %1 into %2; the pages stay on %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="404"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="410"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="494"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="500"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="494"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="500"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="556"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="564"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="570"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="569"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="575"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="570"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="576"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="651"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="657"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="652"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="658"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="653"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="661"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="659"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="667"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="662"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="668"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -3605,47 +3620,47 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="212"/>
+        <location filename="../../bertstudio/ui/session.py" line="213"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="218"/>
+        <location filename="../../bertstudio/ui/session.py" line="219"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="235"/>
+        <location filename="../../bertstudio/ui/session.py" line="236"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="237"/>
+        <location filename="../../bertstudio/ui/session.py" line="238"/>
         <source>Rename entity type {a} to {b}</source>
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="275"/>
+        <location filename="../../bertstudio/ui/session.py" line="276"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="277"/>
+        <location filename="../../bertstudio/ui/session.py" line="278"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="288"/>
+        <location filename="../../bertstudio/ui/session.py" line="289"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="413"/>
+        <location filename="../../bertstudio/ui/session.py" line="414"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="429"/>
+        <location filename="../../bertstudio/ui/session.py" line="430"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -3806,58 +3821,58 @@
 <context>
     <name>QAEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="69"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="73"/>
         <source>Type a new question about this context</source>
         <translation>输入关于此上下文的新问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="70"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="74"/>
         <source>Add question</source>
         <translation>添加问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="95"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="99"/>
         <source>No answer in this context (SQuAD v2)</source>
         <translation>此上下文中没有答案(SQuAD v2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="98"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="102"/>
         <source>Use selection as answer (Enter)</source>
         <translation>将选中文本作为答案(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="111"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="115"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="136"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="140"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="138"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="142"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="140"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="144"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="195"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="199"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="214"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="218"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="217"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="251"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="221"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="260"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>
@@ -4002,172 +4017,172 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="303"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="734"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="742"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="335"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="336"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="340"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="420"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="428"/>
         <source>The run {run} is no longer on disk (deleted, moved or renamed): its results are no longer shown.</source>
         <translation>运行 {run} 已不在磁盘上（已删除、移动或重命名）：不再显示它的结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="431"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="439"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="478"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="486"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="508"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="565"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="573"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="574"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="582"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="576"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="584"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="586"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="590"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="585"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="593"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="588"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="596"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="605"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="613"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="608"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="616"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="617"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="625"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="620"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="628"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="624"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="632"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="737"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="738"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="746"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="761"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="769"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="763"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="771"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="819"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="827"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="829"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="856"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="864"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="861"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="869"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="864"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="872"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="866"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="874"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="867"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="875"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="873"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="881"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -4777,136 +4792,136 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="363"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="364"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="365"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="366"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="367"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="368"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="369"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="369"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="370"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="371"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="372"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="392"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="372"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="373"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="374"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="375"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="380"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="627"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="381"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="628"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="382"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="387"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="388"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="384"/>
         <source>Move the selected runs to the trash (Edit &gt; Undo puts them back); a run opened from elsewhere only leaves this list</source>
         <translation>将选中的运行移到回收站（编辑 &gt; 撤销可将其放回）；从别处打开的运行只会从此列表中移除</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="560"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="561"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="562"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="564"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="564"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="565"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="590"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="595"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="591"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="596"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="591"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="634"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="635"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="715"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="752"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="717"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="754"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="718"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="720"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="739"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="741"/>
         <source>Delete run %1</source>
         <translation>删除运行 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="740"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="742"/>
         <source>Delete %n runs</source>
         <translation>
             <numerusform>删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="765"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="769"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="802"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="806"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="826"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="830"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>

@@ -49,3 +49,49 @@ def test_an_error_prediction_is_marked_beside_its_colour():
     assert wrong.data().lstrip("\u2717 ") == right.data()  # the same number, marked
     assert "10" in wrong.data(Qt.ItemDataRole.ToolTipRole) and right.data(Qt.ItemDataRole.ToolTipRole) is None
     assert wrong.data(Qt.ItemDataRole.AccessibleDescriptionRole) == wrong.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_the_label_editor_shows_when_it_has_the_keys_and_says_how_to_give_them(qtbot, tmp_path):
+    """Keyboard sweep item 7: with the focus in the editor or on the page switcher the screen looked
+    the same (one darker pixel line on the switcher's item), and 2 then did nothing without a word."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from bertstudio.data.project import Project
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+    from helpers import make_project
+
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": [{"text": "a film", "label": None}]})
+    assert isinstance(project, Project)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+        page = window.pages["label"]
+        editor = page.editor()
+        assert QApplication.focusWidget() is editor
+        highlight = editor.palette().color(QPalette.ColorRole.Highlight)
+
+        def framed() -> bool:  # the editor's left edge, halfway down, in the highlight colour
+            image = editor.grab().toImage()
+            return image.pixelColor(1, image.height() // 2).rgb() == highlight.rgb()
+
+        assert framed() and "framed" in page.keys_note.text()
+        window.page_list.setFocus()  # as one Tab too many leaves it
+        assert not editor.hasFocus() and not framed()
+        assert "Ctrl+2" in page.keys_note.text() and "off" in page.keys_note.text()
+        qtbot.keyClick(window.page_list, Qt.Key.Key_2)  # ignored, as the note says
+        assert session.gold("train", 0) is None
+        qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+        assert framed() and "framed" in page.keys_note.text()
+        qtbot.keyClick(editor, Qt.Key.Key_2)
+        assert session.gold("train", 0) == "pos"
+    finally:
+        window.close()
+        session.close()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from bertstudio.errors import BertStudioError
@@ -45,6 +45,9 @@ def _shown(value: Any) -> str | None:
     return None
 
 
+FOCUS_FRAME_WIDTH = 3  # px: inside the editor's layout margin (about 9 px), so no child covers it
+
+
 class KindEditor(QWidget):
     """Base class; subclasses implement ``show_row`` and their own keys.
 
@@ -57,6 +60,7 @@ class KindEditor(QWidget):
     kind: str = ""
     command_letters: frozenset[str] = frozenset("s")  # S skips; these letters never open the picker
     message_shown = Signal(str)  # a short note for the user (refused edit, hint)
+    focus_changed = Signal(bool)  # the editor took (True) or lost the keys
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -74,6 +78,30 @@ class KindEditor(QWidget):
         session.current_example_changed.connect(self._on_current_example_changed)
         session.gold_changed.connect(self._on_gold_changed)
         session.labels_changed.connect(self.refresh)
+
+    # -- whether the keys are here --------------------------------------------------------
+    # The editor's text views take no focus, so nothing showed whether a key would label: with the focus
+    # on the page switcher, 2 did nothing and the screen looked the same. A frame in the highlight colour
+    # (in the layout's margin, around the children) says "keys label this example".
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.hasFocus():
+            painter = QPainter(self)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), FOCUS_FRAME_WIDTH))
+            half = FOCUS_FRAME_WIDTH / 2
+            painter.drawRoundedRect(self.rect().toRectF().adjusted(half, half, -half, -half), 4, 4)
+            painter.end()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.update()
+        self.focus_changed.emit(True)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.update()
+        self.focus_changed.emit(False)
 
     # -- which example -------------------------------------------------------------------
     def _on_current_example_changed(self, split: str, row: int) -> None:

@@ -47,6 +47,7 @@ from bertstudio.ui.editors.tagging import TaggingEditor
 from bertstudio.ui.help_panel import HelpPanel
 from bertstudio.ui.review_store import follow_label_rename
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
+from bertstudio.ui import theme
 from bertstudio.ui.theme import font_scale
 
 EDITORS: dict[str, type[KindEditor]] = {
@@ -100,6 +101,7 @@ class LabelPage(QWidget):
         for kind, cls in EDITORS.items():
             editor = cls(session)
             editor.message_shown.connect(self.status_message)  # emitted before, shown nowhere but by tagging
+            editor.focus_changed.connect(self._update_keys_note)
             self.editors[kind] = editor
             self.stack.addWidget(editor)
         self.help = HelpPanel()
@@ -130,6 +132,12 @@ class LabelPage(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.assist_bar)
         layout.addWidget(splitter, 1)
+        # says where the keys are: the editor's frame alone is easy to miss, and a key pressed with the
+        # focus elsewhere (one Tab past "Review suspected errors…") did nothing, without a word
+        self.keys_note = QLabel(objectName="labelKeysNote", wordWrap=True)
+        self._focus_shortcut = ""
+        layout.addWidget(self.keys_note)
+        self._update_keys_note(False)
         self.chart.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a plot has nothing to do with keys
         self._pick_reason, self._pick_row = "", -1  # why the assistant picked the example shown
         self._pick_item: Any = None  # the NextItem behind it
@@ -159,6 +167,23 @@ class LabelPage(QWidget):
         else:
             self._show_assist()
             self.setEnabled(False)
+
+    def set_focus_shortcut(self, keys: str) -> None:
+        """The window's key that shows this page with the keys in the editor (Ctrl+2), named in the note."""
+        self._focus_shortcut = keys
+        self._update_keys_note(self.editor().hasFocus())
+
+    def _update_keys_note(self, has_keys: bool) -> None:
+        if has_keys:
+            text, tone = self.tr("Label keys go to this example (framed)."), "muted"
+        elif self._focus_shortcut:
+            text = self.tr("Label keys are off: click the example or press %1 to label with keys.").replace(
+                "%1", self._focus_shortcut)
+            tone = "warning"
+        else:
+            text, tone = self.tr("Label keys are off: click the example to label with keys."), "warning"
+        self.keys_note.setText(text)
+        theme.set_tone(self.keys_note, tone)
 
     def add_tool(self, widget: QWidget) -> None:
         """Another Label page tool (a button, e.g. a review queue) on the assistant's bar."""
