@@ -123,6 +123,7 @@ class TrainingMonitor(QWidget):
         self.plot_grid = PlotGrid(self.loss_plot, self.metric_plot, self.lr_plot)
         self.plot_scroll = QScrollArea(widgetResizable=True)
         self.plot_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.plot_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # an empty Tab stop before the plots
         self.plot_scroll.setWidget(self.plot_grid)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.plot_scroll)

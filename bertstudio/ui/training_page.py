@@ -183,6 +183,7 @@ class TrainingPage(QWidget):
         sv.addWidget(self.form)
         sv.addStretch(1)
         scroll = _FormScroll(widgetResizable=True, objectName="trainSettingsScroll")
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the settings, not first to the empty area
         scroll.setWidget(settings)
         # Start, Cancel and what they say stay in view under the settings (at 900x700 Start was
         # below the fold, under a form a new user had to scroll through first)
