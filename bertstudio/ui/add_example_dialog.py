@@ -128,18 +128,18 @@ class AddExampleDialog(QDialog):
         fields = fields_for(self.kind)
         alone = len(fields) == 1
         titles = {
-            "text": self.tr("Sentence") if alone else self.tr("Text A (premise)"),
-            "text_pair": self.tr("Text B (hypothesis)"),
-            "tokens": self.tr("Sentence (words are split at spaces)"),
-            "context": self.tr("Context"),
-            "question": self.tr("Question"),
+            "text": self.tr("&Sentence") if alone else self.tr("&Text A (premise)"),
+            "text_pair": self.tr("Text &B (hypothesis)"),
+            "tokens": self.tr("&Sentence (words are split at spaces)"),
+            "context": self.tr("Conte&xt"),
+            "question": self.tr("&Question"),
         }
         self.split_combo = QComboBox(objectName="addSplitCombo")
         for name in SPLITS:
             self.split_combo.addItem(split_name(name), name)
         self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split)))
         form = QFormLayout()
-        form.addRow(self.tr("Into split"), self.split_combo)
+        form.addRow(self.tr("Into s&plit"), self.split_combo)
         self.editors: dict[str, ExactTextEdit | QLineEdit] = {}
         for key, multi in fields:
             editor: ExactTextEdit | QLineEdit = ExactTextEdit() if multi else QLineEdit()
@@ -157,7 +157,7 @@ class AddExampleDialog(QDialog):
         elif gold.numeric:
             self._add_score_box(form)
         self.status = QLabel(objectName="addExampleStatus", wordWrap=True)
-        self.add_button = QPushButton(self.tr("Add"), objectName="addExampleButton")
+        self.add_button = QPushButton(self.tr("&Add"), objectName="addExampleButton")
         self.add_button.setToolTip(self.tr("Store this example (with the label chosen, if any) and clear the form for the next one"))
         self.add_button.clicked.connect(self.add)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -188,7 +188,7 @@ class AddExampleDialog(QDialog):
         for i, name in enumerate(self.session.labels()):
             text = f"{name}   (Alt+{i + 1})" if i < 9 else name
             combo.addItem(swatch(colours.get(name, "#999999")), text, name)
-        form.addRow(self.tr("Label"), combo)
+        form.addRow(self.tr("&Label"), combo)
         hint = QLabel(self.tr("While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen "
                               "in the box, where typing its first letters finds it."),
                       objectName="addLabelHint", wordWrap=True)
@@ -210,7 +210,7 @@ class AddExampleDialog(QDialog):
         box.setSpecialValueText(self.tr("none (score it later)"))
         box.setValue(box.minimum())
         box.setToolTip(self.tr("The score, on this project's scale {low:g} to {high:g}").format(low=low, high=high))
-        form.addRow(self.tr("Score"), box)
+        form.addRow(self.tr("Sco&re"), box)
 
     def gold(self) -> Any:
         """The label or score chosen in the form (None: unlabelled). A score outside a benchmark's

@@ -70,7 +70,7 @@ class AssistBar(QWidget):
         self.label_combo.setToolTip(self.tr("The label whose likeliest examples come first"))
         self.label_combo.currentIndexChanged.connect(lambda _i: self.order_changed.emit(self.strategy()))
         self.counts_label = QLabel(objectName="assistCounts")
-        self.train_button = QPushButton(self.tr("Train now"), objectName="assistTrainButton")
+        self.train_button = QPushButton(self.tr("Train no&w"), objectName="assistTrainButton")
         self.train_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.train_button.setToolTip(self.tr("Train the stronger model on the labels so far, in the background "
                                              "(it also trains by itself every 50 labels)"))

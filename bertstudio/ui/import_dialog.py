@@ -117,7 +117,7 @@ class ImportDialog(QDialog):
         # Leaving the field (a click elsewhere) re-reads only a path that changed: not the counts made.
         self.path_edit.editingFinished.connect(
             lambda: self.set_path(self.path_edit.text()) if self.path_edit.isModified() else None)
-        self.browse_button = browse = QPushButton(self.tr("Browse…"))
+        self.browse_button = browse = QPushButton(self.tr("&Browse…"))
         browse.setAutoDefault(False)  # Enter in the path field must not open the file chooser
         browse.setObjectName("browseButton")
         browse.clicked.connect(self._on_browse)
@@ -132,7 +132,7 @@ class ImportDialog(QDialog):
         self.format_combo.activated.connect(lambda _i: self._on_format_chosen())  # which also forgets a load
         # Whether a CSV/TSV's first row names the columns: guessed by the reader, shown, and the
         # user's to change (a header read as data would become an example and a class).
-        self.header_check = QCheckBox(self.tr("First row holds the column names"))
+        self.header_check = QCheckBox(self.tr("First row holds the column &names"))
         self.header_check.setObjectName("headerCheck")
         self.header_check.setEnabled(False)
         self.header_check.clicked.connect(self._on_header_clicked)
@@ -149,11 +149,13 @@ class ImportDialog(QDialog):
         self.split_combo = self.target.split_combo
         self.split_combo.activated.connect(lambda _i: self._forget_loaded())  # the reader may use the split
         form = QFormLayout()
-        form.addRow(self.tr("File:"), file_row)
-        form.addRow(self.tr("Format:"), self.format_combo)
+        form.addRow(self.tr("&File:"), file_row)
+        form.labelForField(file_row).setBuddy(self.path_edit)  # a layout's label has no buddy of its own
+        form.addRow(self.tr("Fo&rmat:"), self.format_combo)
         form.addRow("", self.header_check)
-        form.addRow(self.tr("GLUE preset:"), self.preset_combo)
-        form.addRow(self.tr("Into split:"), self.target)
+        form.addRow(self.tr("&GLUE preset:"), self.preset_combo)
+        form.addRow(self.tr("Into &split:"), self.target)
+        form.labelForField(self.target).setBuddy(self.split_combo)  # the box, not the panel around it
 
         self.preview_model = QStandardItemModel(self)
         self.preview_table = QTableView()
@@ -203,7 +205,7 @@ class ImportDialog(QDialog):
         self.progress.setRange(0, 0)  # busy: readers report no fraction
         self.progress.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Import"))
         self.buttons.accepted.connect(self.start_import)
         self.buttons.rejected.connect(self.reject)
         # Enter in the path field shows the preview; only a click on Import imports.

@@ -59,7 +59,7 @@ class TrainSettingsForm(QGroupBox):
             "computer. To work offline, pick a folder, or a Hub id already downloaded."), objectName="modelHelp",
             wordWrap=True)
         theme.set_tone(self.model_help, "muted")
-        browse = QPushButton(self.tr("Folder…"), objectName="browseModelButton")
+        browse = QPushButton(self.tr("Fol&der…"), objectName="browseModelButton")
         browse.clicked.connect(self._browse_model)
         model_row = QHBoxLayout()
         model_row.addWidget(self.model_picker, 1)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
@@ -156,13 +157,16 @@ class TrainingPage(QWidget):
                      "max_len_spin", "seed_spin", "device_combo",
                      "precision_combo", "params_label"):
             setattr(self, name, getattr(self.form, name))  # the widgets tests and the window reach
-        self.start_button = QPushButton(self.tr("Start training"), objectName="startTrainingButton")
-        self.cancel_button = QPushButton(self.tr("Cancel"), objectName="cancelTrainingButton", enabled=False)
-        self.export_button = QPushButton(self.tr("Export run…"), objectName="exportRunButton", enabled=False)
+        self.start_button = QPushButton(self.tr("&Start training"), objectName="startTrainingButton")
+        self.cancel_button = QPushButton(self.tr("&Cancel"), objectName="cancelTrainingButton", enabled=False)
+        self.export_button = QPushButton(self.tr("E&xport run…"), objectName="exportRunButton", enabled=False)
         self.export_button.setToolTip(self.tr(
             "Write these settings and the labelled data to a folder that trains headless anywhere: "
             "bertstudio train --config run.toml (or under accelerate launch on several GPUs)"))
         self.start_button.clicked.connect(self.start_training)
+        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # from any setting, as a form's default button
+            QShortcut(QKeySequence(Qt.Modifier.CTRL | key), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
+                      activated=self.start_button.click)  # (nothing while the button is disabled: a run is on)
         self.cancel_button.clicked.connect(self.cancel_training)
         self.export_button.clicked.connect(self.export_run)
         self.status_label = QLabel(objectName="trainingStatus", wordWrap=True)
@@ -478,7 +482,7 @@ class TrainingPage(QWidget):
         if missing is None and self.settings_error is not None:
             missing = self.tr("Fix the setting first: {m}").format(m=self.setting_refusal(self.settings_error))
         self.start_button.setEnabled(missing is None and not running)
-        self.start_button.setToolTip(missing or self.tr("Train a model on the labelled training rows"))
+        self.start_button.setToolTip(missing or self.tr("Train a model on the labelled training rows (Ctrl+Return)"))
         has_train = self.session.has_project() and self.session.split_size("train") > 0
         self.export_button.setEnabled(has_train and self._export_worker is None)
         self.cancel_button.setEnabled(running)

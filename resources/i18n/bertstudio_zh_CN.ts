@@ -1067,41 +1067,6 @@
         <translation>添加样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
-        <source>Sentence</source>
-        <translation>句子</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
-        <source>Text A (premise)</source>
-        <translation>文本 A(前提)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="132"/>
-        <source>Text B (hypothesis)</source>
-        <translation>文本 B(假设)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="133"/>
-        <source>Sentence (words are split at spaces)</source>
-        <translation>句子(按空格切分为词)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="134"/>
-        <source>Context</source>
-        <translation>上下文</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="135"/>
-        <source>Question</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="142"/>
-        <source>Into split</source>
-        <translation>加入数据划分</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/add_example_dialog.py" line="210"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
@@ -1112,16 +1077,6 @@
         <translation>分数，按本项目的刻度 {low:g} 到 {high:g}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="213"/>
-        <source>Score</source>
-        <translation>分数</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="160"/>
-        <source>Add</source>
-        <translation>添加</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/add_example_dialog.py" line="161"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
@@ -1130,11 +1085,6 @@
         <location filename="../../bertstudio/ui/add_example_dialog.py" line="186"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="191"/>
-        <source>Label</source>
-        <translation>标签</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/add_example_dialog.py" line="192"/>
@@ -1150,6 +1100,56 @@
         <location filename="../../bertstudio/ui/add_example_dialog.py" line="244"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
+        <source>&amp;Sentence</source>
+        <translation>句子(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
+        <source>&amp;Text A (premise)</source>
+        <translation>文本 A(前提)(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="132"/>
+        <source>Text &amp;B (hypothesis)</source>
+        <translation>文本 B(假设)(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="133"/>
+        <source>&amp;Sentence (words are split at spaces)</source>
+        <translation>句子(按空格切分为词)(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="134"/>
+        <source>Conte&amp;xt</source>
+        <translation>上下文(&amp;X)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="135"/>
+        <source>&amp;Question</source>
+        <translation>问题(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="142"/>
+        <source>Into s&amp;plit</source>
+        <translation>加入数据划分(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="160"/>
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="191"/>
+        <source>&amp;Label</source>
+        <translation>标签(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="213"/>
+        <source>Sco&amp;re</source>
+        <translation>分数(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/add_example_dialog.py" line="249"/>
@@ -1180,6 +1180,11 @@
         <translation>按建议标签</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="73"/>
+        <source>Train no&amp;w</source>
+        <translation>立即训练(&amp;W)</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/assist_bar.py" line="173"/>
         <source>%1 labelled · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个 · 已跳过 %3 个 · 剩余 %4 个</translation>
@@ -1198,11 +1203,6 @@
         <location filename="../../bertstudio/ui/assist_bar.py" line="70"/>
         <source>The label whose likeliest examples come first</source>
         <translation>优先显示最可能属于该标签的样例</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="73"/>
-        <source>Train now</source>
-        <translation>立即训练</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/assist_bar.py" line="75"/>
@@ -1688,9 +1688,9 @@
     <name>ExportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="35"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="104"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="127"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="128"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="137"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
@@ -1701,82 +1701,82 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="52"/>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
-        <source>Export</source>
-        <translation>导出</translation>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="66"/>
-        <source>Split:</source>
-        <translation>数据划分:</translation>
+        <source>&amp;Split:</source>
+        <translation>数据划分(&amp;S):</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="67"/>
-        <source>Format:</source>
-        <translation>格式:</translation>
+        <source>Fo&amp;rmat:</source>
+        <translation>格式(&amp;R):</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="68"/>
-        <source>File:</source>
-        <translation>文件:</translation>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="73"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="115"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="74"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="116"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="78"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="79"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="81"/>
         <source>%1 of its %2 columns</source>
         <translation>其 %2 列中的 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="90"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
         <source>“I-” is an inside tag without an entity type</source>
         <translation>“I-” 是没有实体类型的内部标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
         <source>{value} opens an entity (IOB1)</source>
         <translation>{value} 开始一个实体（IOB1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
         <source>{value} follows {after}, another entity type, which it does not continue</source>
         <translation>{value} 跟在另一实体类型的 {after} 之后，并不延续它</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="94"/>
         <source>{value} follows {after}, which leaves no entity open for it to continue</source>
         <translation>{value} 跟在 {after} 之后，此处没有可延续的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="98"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="99"/>
         <source>Sentence {sentence}, tag {tag}: {why}, and a CoNLL file would read it back as {bio}, another tag. Save as CoNLL-U or JSON Lines, which keep the tags as they are.</source>
         <translation>第 {sentence} 句，第 {tag} 个标签：{why}，CoNLL 文件读回时会把它读成另一个标签 {bio}。请另存为 CoNLL-U 或 JSON Lines，它们会原样保留标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="112"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="113"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="128"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="129"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="137"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
@@ -2180,14 +2180,9 @@
     <name>ImportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="96"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="259"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="261"/>
         <source>Import data</source>
         <translation>导入数据</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="129"/>
@@ -2195,213 +2190,218 @@
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
-        <source>First row holds the column names</source>
-        <translation>第一行是列名</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
-        <source>File:</source>
-        <translation>文件:</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
-        <source>Format:</source>
-        <translation>格式:</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
-        <source>GLUE preset:</source>
-        <translation>GLUE 预设:</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
-        <source>Into split:</source>
-        <translation>加入数据划分:</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="395"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="397"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="169"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="171"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="169"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="171"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="169"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="171"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="206"/>
-        <source>Import</source>
-        <translation>导入</translation>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="213"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <source>First row holds the column &amp;names</source>
+        <translation>第一行是列名(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F):</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <source>Fo&amp;rmat:</source>
+        <translation>格式(&amp;R):</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
+        <source>&amp;GLUE preset:</source>
+        <translation>GLUE 预设(&amp;G):</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="157"/>
+        <source>Into &amp;split:</source>
+        <translation>加入数据划分(&amp;S):</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="208"/>
+        <source>&amp;Import</source>
+        <translation>导入(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="215"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="260"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="262"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="323"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="325"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="343"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="345"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="347"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="349"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="353"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="355"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="376"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="378"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="380"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="382"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="394"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="396"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="401"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="403"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="403"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="405"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="456"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="479"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="481"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="515"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="517"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="539"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="541"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="541"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="543"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="557"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="559"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="574"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="576"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="614"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="616"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="615"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="617"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="619"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="621"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="622"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="624"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="625"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="627"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="627"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="629"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -2509,81 +2509,81 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
-        <source>Label set…</source>
-        <translation>标签集…</translation>
+        <source>Label &amp;set…</source>
+        <translation>标签集(&amp;S)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/page.py" line="86"/>
-        <source>Split:</source>
-        <translation>数据划分:</translation>
+        <source>S&amp;plit:</source>
+        <translation>数据划分(&amp;P):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="91"/>
-        <source>Review suspected errors…</source>
-        <translation>复查疑似错误…</translation>
+        <location filename="../../bertstudio/ui/editors/page.py" line="93"/>
+        <source>&amp;Review suspected errors…</source>
+        <translation>复查疑似错误(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="178"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="180"/>
         <source>Label keys go to this example (framed).</source>
         <translation>标注按键作用于此样例（有边框）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="180"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="182"/>
         <source>Label keys are off: click the example or press %1 to label with keys.</source>
         <translation>标注按键未生效：点击样例或按 %1 即可用按键标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="184"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="186"/>
         <source>Label keys are off: click the example to label with keys.</source>
         <translation>标注按键未生效：点击样例即可用按键标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="207"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="209"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="251"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="253"/>
         <source>Change evaluation gold?</source>
         <translation>更改评估用的标准答案？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="252"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="254"/>
         <source>Change the gold of a %1 row? Runs are scored against it.</source>
         <translation>更改 %1 中一行的标准答案？运行的评分以它为准。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="257"/>
         <source>Asked once per opened project: later changes of dev and test gold are noted in the status bar.</source>
         <translation>每次打开项目只询问一次：之后对 dev 和 test 标准答案的更改会在状态栏中注明。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="256"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="258"/>
         <source>Change gold</source>
         <translation>更改标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="277"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="279"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="316"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="318"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="320"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="322"/>
         <source>%1 was removed: Next now fills the rarest label</source>
         <translation>%1 已被删除:“下一个”现在补充最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="349"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="351"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="350"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="352"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -2621,23 +2621,23 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/label_set.py" line="158"/>
-        <source>Add…</source>
-        <translation>添加…</translation>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/label_set.py" line="159"/>
-        <source>Rename…</source>
-        <translation>重命名…</translation>
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/label_set.py" line="160"/>
-        <source>Colour…</source>
-        <translation>颜色…</translation>
+        <source>Co&amp;lour…</source>
+        <translation>颜色(&amp;L)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/label_set.py" line="161"/>
-        <source>Remove</source>
-        <translation>删除</translation>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/label_set.py" line="170"/>
@@ -3301,120 +3301,120 @@
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="85"/>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="97"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="105"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="166"/>
         <source>e.g. negative, positive</source>
         <translation>例如 negative, positive</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="85"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="106"/>
-        <source>Entity spans (BIO tags: O, B-X, I-X)</source>
-        <translation>实体片段(BIO 标记:O、B-X、I-X)</translation>
+        <source>&amp;Entity spans (BIO tags: O, B-X, I-X)</source>
+        <translation>实体片段(BIO 标记:O、B-X、I-X)(&amp;E)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="117"/>
-        <source>Create</source>
-        <translation>创建</translation>
+        <source>C&amp;reate</source>
+        <translation>创建(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
-        <source>Name:</source>
-        <translation>名称:</translation>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N):</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="122"/>
-        <source>Folder:</source>
-        <translation>文件夹:</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="123"/>
-        <source>From a GLUE preset:</source>
-        <translation>使用 GLUE 预设:</translation>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F):</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="124"/>
-        <source>Task:</source>
-        <translation>任务:</translation>
+        <source>From a &amp;GLUE preset:</source>
+        <translation>使用 GLUE 预设(&amp;G):</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="125"/>
-        <source>Labels:</source>
-        <translation>标签:</translation>
+        <source>&amp;Task:</source>
+        <translation>任务(&amp;T):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="126"/>
+        <source>&amp;Labels:</source>
+        <translation>标签(&amp;L):</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="148"/>
         <source>%1 is imported once the project is made; labels found in it can be added then.</source>
         <translation>项目创建后即导入 %1；文件中的标签届时可以加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="166"/>
         <source>entity types, e.g. PER, LOC, ORG</source>
         <translation>实体类型，例如 PER, LOC, ORG</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="180"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="181"/>
         <source>Folder for the new project</source>
         <translation>新项目的文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="192"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="193"/>
         <source>Give the project a name and a folder.</source>
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="196"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="197"/>
         <source>Give the folder as a full path (such as {example}), or choose it with Browse….</source>
         <translation>请给出文件夹的完整路径(例如 {example})，或用“浏览…”选择。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="209"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="225"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="210"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="226"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="239"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="239"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="240"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="244"/>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="245"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="246"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="246"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="247"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="247"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="248"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="248"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="249"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="249"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="250"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -3827,18 +3827,18 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/qa.py" line="74"/>
-        <source>Add question</source>
-        <translation>添加问题</translation>
+        <source>Add &amp;question</source>
+        <translation>添加问题(&amp;Q)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/qa.py" line="99"/>
-        <source>No answer in this context (SQuAD v2)</source>
-        <translation>此上下文中没有答案(SQuAD v2)</translation>
+        <source>&amp;No answer in this context (SQuAD v2)</source>
+        <translation>此上下文中没有答案(SQuAD v2)(&amp;N)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/qa.py" line="102"/>
-        <source>Use selection as answer (Enter)</source>
-        <translation>将选中文本作为答案(回车)</translation>
+        <source>&amp;Use selection as answer (Enter)</source>
+        <translation>将选中文本作为答案(回车)(&amp;U)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/qa.py" line="115"/>
@@ -5584,11 +5584,6 @@
         <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
-        <source>Folder…</source>
-        <translation>文件夹…</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
         <location filename="../../bertstudio/ui/train_settings.py" line="391"/>
         <source>Linear on [CLS] (BERT paper)</source>
@@ -5780,6 +5775,11 @@
         <translation>all-MiniLM-L6-v2（内置）</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <source>Fol&amp;der…</source>
+        <translation>文件夹(&amp;D)…</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Sentence embedding (mean-pooled)</source>
         <translation>句向量（平均池化）</translation>
@@ -5896,92 +5896,92 @@
 <context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="144"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="145"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="165"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="166"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="192"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="214"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="215"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="226"/>
         <source>waiting for {job} to finish…</source>
         <translation>正在等待{job}结束…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="227"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="228"/>
         <source>stopping the assistant&apos;s background training after its current step (it trains again after this run)…</source>
         <translation>正在让助手的后台训练在当前步骤后停止（本次运行结束后它会重新训练）…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="270"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="271"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="195"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="248"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="249"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="272"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="273"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -5989,382 +5989,382 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="159"/>
-        <source>Start training</source>
-        <translation>开始训练</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="160"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="161"/>
-        <source>Export run…</source>
-        <translation>导出运行…</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="164"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="454"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="594"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="594"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="595"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="600"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="415"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="263"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="427"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="432"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="480"/>
-        <source>Train a model on the labelled training rows</source>
-        <translation>用已标注的训练行训练模型</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
         <source>SetFit learns from single labelled sentences, and this is a “{task}” project: choose the method “{finetune}”</source>
         <translation>SetFit 从单个已标注句子学习，而这是“{task}”项目：请选择方法“{finetune}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="609"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="678"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="732"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="737"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="771"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="776"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="791"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="796"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="806"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="811"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="798"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="803"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="160"/>
+        <source>&amp;Start training</source>
+        <translation>开始训练(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="161"/>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="162"/>
+        <source>E&amp;xport run…</source>
+        <translation>导出运行(&amp;X)…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="333"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="337"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="380"/>
         <source>Saved training settings not restored, the defaults shown instead: {m}</source>
         <translation>保存的训练设置未能恢复，已改为显示默认值：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="424"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="429"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="448"/>
         <source>not counted: these settings do not fit the model</source>
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="485"/>
+        <source>Train a model on the labelled training rows (Ctrl+Return)</source>
+        <translation>用已标注的训练行训练模型 (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="508"/>
         <source>the {setting} {text} is not a number</source>
         <translation>{setting} {text} 不是数字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="511"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
         <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
         <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="519"/>
         <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
         <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="522"/>
         <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="541"/>
         <source>the head “{head}” reads text pairs, and a “{task}” project has none: choose another head</source>
         <translation>输出头“{head}”读取文本对，而“{task}”项目没有文本对：请选择其他输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="544"/>
         <source>the head “{head}” predicts one value per example, and a “{task}” project predicts one per token or answer span: choose “{linear}”</source>
         <translation>输出头“{head}”为每个样例预测一个值，而“{task}”项目为每个词元或答案片段预测：请选择“{linear}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="543"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
         <source>LoRA cannot train the head “{head}”: choose “{full}”, “{frozen}” or “{top}” for it, or the head “{linear}” or “{mlp}” for LoRA</source>
         <translation>LoRA 无法训练输出头“{head}”：请为它选择“{full}”、“{frozen}”或“{top}”，或为 LoRA 选择输出头“{linear}”或“{mlp}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
         <source>SetFit trains the head “{embedding}” and no other: choose that head, or the method “{finetune}”</source>
         <translation>SetFit 只训练输出头“{embedding}”：请选择该输出头，或选择方法“{finetune}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
         <source>head learning rate</source>
         <translation>分类头学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
         <source>gradient accumulation steps</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="561"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
         <source>epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="561"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
         <source>warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="567"/>
         <source>maximum length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="567"/>
         <source>seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="567"/>
         <source>number of seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
         <source>evaluation interval (steps)</source>
         <translation>评估间隔（步）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
         <source>held-out share</source>
         <translation>留出比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
         <source>weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
         <source>early stopping patience</source>
         <translation>早停耐心值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
         <source>above {n}</source>
         <translation>大于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
         <source>at least {n}</source>
         <translation>至少 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="583"/>
         <source>below {n}</source>
         <translation>小于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="583"/>
         <source>at most {n}</source>
         <translation>至多 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
         <source>the {setting} {value} is out of range: it must be {what} {range}</source>
         <translation>{setting} {value} 超出范围：须为{range}的{what}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
         <source>a number</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="583"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
         <source> and </source>
         <translation>且</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="691"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="696"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="693"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="698"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="701"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="706"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="710"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="715"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="788"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="837"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="842"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="842"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="847"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="843"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="848"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="846"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="851"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="847"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="852"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="856"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="861"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="863"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="868"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="880"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="885"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="882"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="887"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="886"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="891"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="888"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="893"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="889"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="894"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="921"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="926"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="925"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="930"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -162,7 +162,7 @@ def test_installed_translation_changes_the_window_texts(qtbot, qapp, tmp_path):
         assert window.findChild(QAction, "importAction").text() == "导入数据(&I)…"
         assert window.findChild(QAction, "newProjectAction").text() == "新建项目(&N)…"
         assert window.page_list.item(2).text() == "训练"  # page titles marked with QT_TRANSLATE_NOOP
-        assert window.pages["train"].start_button.text() == "开始训练"
+        assert window.pages["train"].start_button.text() == "开始训练(&S)"  # the mnemonic as Chinese apps show it
         assert window.pages["train"].monitor.loss_plot.plotItem.titleLabel.text == "训练损失"
         assert window.pages["train"].model_picker.toolTip().startswith("内置模型、本地模型文件夹")
         form = window.pages["train"].form  # the settings' helps come from TrainConfig, in the core (were English)

@@ -155,10 +155,10 @@ class LabelSetDialog(QDialog):
         theme.set_tone(self.error, "error")
         buttons = QHBoxLayout()
         for name, text, slot in (
-            ("addLabelButton", self.tr("Add…"), self._on_add),
-            ("renameLabelButton", self.tr("Rename…"), self._on_rename),
-            ("colourLabelButton", self.tr("Colour…"), self._on_colour),
-            ("removeLabelButton", self.tr("Remove"), self._on_remove),
+            ("addLabelButton", self.tr("&Add…"), self._on_add),
+            ("renameLabelButton", self.tr("Re&name…"), self._on_rename),
+            ("colourLabelButton", self.tr("Co&lour…"), self._on_colour),
+            ("removeLabelButton", self.tr("&Remove"), self._on_remove),
         ):
             button = QPushButton(text)
             button.setObjectName(name)
