@@ -46,7 +46,7 @@ def shortcuts(kind: str, labels: list[str] | None = None, assistant: bool = Fals
 
 def _assistant_keys() -> list[tuple[str, str]]:
     return [(QCoreApplication.translate("HelpPanel", "Tab"),
-             QCoreApplication.translate("HelpPanel", "reach the Next order and Train now; after a change the keys are the editor's again")),
+             QCoreApplication.translate("HelpPanel", "reach the Next order and Train now; arrows step the order, a choice from its list gives the keys back to the editor")),
             (_keys("Ctrl+T"),
              QCoreApplication.translate("HelpPanel", "train the assistant's stronger model now"))]
 

@@ -1912,11 +1912,6 @@
         <translation>Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
-        <source>reach the Next order and Train now; after a change the keys are the editor&apos;s again</source>
-        <translation>切换到“下一个”顺序和“立即训练”；更改后按键回到编辑区</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
         <source>train the assistant&apos;s stronger model now</source>
         <translation>立即训练助手的更强模型</translation>
@@ -1973,6 +1968,11 @@
         <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
         <source>clear the label</source>
         <translation>清除标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
+        <source>reach the Next order and Train now; arrows step the order, a choice from its list gives the keys back to the editor</source>
+        <translation>切换到“下一个”顺序和“立即训练”；方向键逐项切换顺序，在其列表中选定后按键回到编辑区</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
