@@ -91,6 +91,8 @@ def _collect_each_tests_garbage() -> Iterator[None]:
     import shiboken6
     from PySide6.QtWidgets import QWidget
 
+    _release_modifiers()
+
     gc.set_debug(gc.DEBUG_SAVEALL)  # unreachable objects kept in gc.garbage, nothing freed yet
     try:
         gc.collect()
@@ -105,3 +107,27 @@ def _collect_each_tests_garbage() -> Iterator[None]:
     gc.collect()
     if "transformers" in sys.modules and gc.get_freeze_count() < 100_000:
         gc.freeze()
+
+
+def _release_modifiers() -> None:
+    """A test that clicked Alt+F or Ctrl+Return left Qt believing the modifier still held (the state
+    is the last key event's), so a later test's ``selectRow`` extended the selection as Ctrl+click
+    does (test_runs_list after test_keyboard_reach). Released on a throwaway widget, as a person
+    lifting the key would."""
+    import shiboken6
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
+
+    held = QGuiApplication.keyboardModifiers()
+    if held == Qt.KeyboardModifier.NoModifier:
+        return
+    probe = QWidget()
+    for modifier, key in ((Qt.KeyboardModifier.ControlModifier, Qt.Key.Key_Control),
+                          (Qt.KeyboardModifier.ShiftModifier, Qt.Key.Key_Shift),
+                          (Qt.KeyboardModifier.AltModifier, Qt.Key.Key_Alt),
+                          (Qt.KeyboardModifier.MetaModifier, Qt.Key.Key_Meta)):
+        if held & modifier:
+            QTest.keyRelease(probe, key)
+    shiboken6.delete(probe)
