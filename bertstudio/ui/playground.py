@@ -117,7 +117,7 @@ class PlaygroundPage(QWidget):
             w.setMaximumHeight(120)
             w.setTabChangesFocus(True)  # Tab typed a tab into the sentence and never reached Predict
             w.textChanged.connect(self._schedule)
-        self.predict_button = QPushButton(self.tr("Predict"), objectName="playgroundPredictButton")
+        self.predict_button = QPushButton(self.tr("&Predict"), objectName="playgroundPredictButton")
         self.predict_button.clicked.connect(self.predict)
         self.output = QTextBrowser(objectName="playgroundOutput")
         self.status = QLabel(objectName="playgroundStatus", wordWrap=True)

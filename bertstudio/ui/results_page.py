@@ -301,7 +301,7 @@ class ResultsPage(QWidget):
         self.confusion_view.cell_clicked.connect(self._on_cell_clicked)
         self.scatter = RegressionScatter()
         self.scatter.point_clicked.connect(self.select_prediction)
-        self.errors_only = QCheckBox(self.tr("Errors only"), objectName="errorsOnlyCheck")
+        self.errors_only = QCheckBox(self.tr("Errors o&nly"), objectName="errorsOnlyCheck")
         self.errors_only.toggled.connect(self._on_errors_only)
         self.filter_label = QLabel(objectName="predictionsFilterLabel")
 
@@ -331,9 +331,9 @@ class ResultsPage(QWidget):
 
         self.example_view = QTextBrowser(objectName="exampleView")
         self.relabel_combo = QComboBox(objectName="relabelCombo")
-        self.set_gold_button = QPushButton(self.tr("Set as gold"), objectName="setGoldButton")
+        self.set_gold_button = QPushButton(self.tr("Set as &gold"), objectName="setGoldButton")
         self.set_gold_button.clicked.connect(self._set_gold_from_combo)
-        self.accept_button = QPushButton(self.tr("Use prediction as gold"), objectName="acceptPredictionButton")
+        self.accept_button = QPushButton(self.tr("Use &prediction as gold"), objectName="acceptPredictionButton")
         self.accept_button.clicked.connect(self._accept_prediction)
 
         top = QHBoxLayout()
@@ -739,10 +739,10 @@ class ResultsPage(QWidget):
         """For scores, "error" is a distance: the check box says which (a tenth of the golds' scale)."""
         tolerance = self.model.tolerance
         if tolerance is None:
-            self.errors_only.setText(self.tr("Errors only"))
+            self.errors_only.setText(self.tr("Errors o&nly"))
             self.errors_only.setToolTip("")
             return
-        self.errors_only.setText(self.tr("Errors only (off by ≥ %1)").replace("%1", f"{tolerance:g}"))
+        self.errors_only.setText(self.tr("Errors o&nly (off by ≥ %1)").replace("%1", f"{tolerance:g}"))
         self.errors_only.setToolTip(self.tr("A predicted score counts as an error when it is %1 or more from its "
                                             "gold: a tenth of the gold scores' scale").replace("%1", f"{tolerance:g}"))
 

@@ -1545,16 +1545,6 @@
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="161"/>
-        <source>Search</source>
-        <translation>搜索</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="163"/>
-        <source>Add examples…</source>
-        <translation>添加样例…</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/data_page.py" line="231"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
@@ -1563,6 +1553,16 @@
         <location filename="../../bertstudio/ui/data_page.py" line="167"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_page.py" line="161"/>
+        <source>&amp;Search</source>
+        <translation>搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_page.py" line="163"/>
+        <source>&amp;Add examples…</source>
+        <translation>添加样例(&amp;A)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/data_page.py" line="171"/>
@@ -3423,8 +3423,8 @@
     <name>PlaygroundPage</name>
     <message>
         <location filename="../../bertstudio/ui/playground.py" line="120"/>
-        <source>Predict</source>
-        <translation>预测</translation>
+        <source>&amp;Predict</source>
+        <translation>预测(&amp;P)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/playground.py" line="128"/>
@@ -4017,25 +4017,25 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="742"/>
-        <source>Errors only</source>
-        <translation>只看错误</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/results_page.py" line="312"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="742"/>
+        <source>Errors o&amp;nly</source>
+        <translation>只看错误(&amp;N)</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/results_page.py" line="334"/>
-        <source>Set as gold</source>
-        <translation>设为标准答案</translation>
+        <source>Set as &amp;gold</source>
+        <translation>设为标准答案(&amp;G)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/results_page.py" line="336"/>
-        <source>Use prediction as gold</source>
-        <translation>采用预测作为标准答案</translation>
+        <source>Use &amp;prediction as gold</source>
+        <translation>采用预测作为标准答案(&amp;P)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/results_page.py" line="340"/>
@@ -4126,8 +4126,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/results_page.py" line="745"/>
-        <source>Errors only (off by ≥ %1)</source>
-        <translation>仅显示错误（偏差 ≥ %1）</translation>
+        <source>Errors o&amp;nly (off by ≥ %1)</source>
+        <translation>仅显示错误（偏差 ≥ %1）(&amp;N)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/results_page.py" line="746"/>
@@ -4792,45 +4792,14 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="363"/>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="365"/>
-        <source>Open run folder…</source>
-        <translation>打开运行文件夹…</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="367"/>
-        <source>Follow selected run live</source>
-        <translation>实时跟踪所选运行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="369"/>
-        <source>Compare</source>
-        <translation>比较</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="370"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="372"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="392"/>
-        <source>Rename…</source>
-        <translation>重命名…</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="373"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="375"/>
-        <source>Resume</source>
-        <translation>继续</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="381"/>
@@ -4839,10 +4808,41 @@
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="363"/>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="365"/>
+        <source>&amp;Open run folder…</source>
+        <translation>打开运行文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="367"/>
+        <source>Fo&amp;llow selected run live</source>
+        <translation>实时跟踪所选运行(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="369"/>
+        <source>Co&amp;mpare</source>
+        <translation>比较(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="372"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="392"/>
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="375"/>
+        <source>Res&amp;ume</source>
+        <translation>继续(&amp;U)</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="383"/>
         <location filename="../../bertstudio/ui/runs_page.py" line="388"/>
-        <source>Delete…</source>
-        <translation>删除…</translation>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="384"/>

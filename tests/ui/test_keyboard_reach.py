@@ -141,6 +141,16 @@ def test_each_page_has_its_mnemonics_without_a_clash(qtbot, tmp_path, language):
                        train.findChild(type(train.start_button), "browseModelButton"),
                        label.label_set_button, label.review_button, label.assist_bar.train_button):
             assert _mnemonic(button.text()) is not None, button.text()
+        from PySide6.QtWidgets import QAbstractButton
+
+        named = {"runs": ("refreshRunsButton", "openRunButton", "followRunButton", "compareRunsButton",
+                          "renameRunButton", "resumeRunButton", "deleteRunButton"),
+                 "results": ("errorsOnlyCheck", "setGoldButton", "acceptPredictionButton"),
+                 "playground": ("playgroundPredictButton",), "data": ("addExamplesButton",)}
+        for key, names in named.items():  # the pages the keyboard sweep found with none
+            for name in names:
+                button = window.pages[key].findChild(QAbstractButton, name)
+                assert button is not None and _mnemonic(button.text()) is not None, (key, name)
     finally:
         window.close()
         session.close()

@@ -436,12 +436,12 @@ def test_a_gold_edit_that_changes_the_scores_scale_says_the_new_error_distance(q
     session = _session_with(tmp_path, "regression", [], stsb.select(range(48)), stsb.select(range(48, 72)), stsb_run)
     page = ResultsPage(session)
     qtbot.addWidget(page)
-    assert page.errors_only.text() == "Errors only (off by ≥ 0.5)"
+    assert page.errors_only.text() == "Errors o&nly (off by ≥ 0.5)"
     changed = []
     page.model.dataChanged.connect(lambda top, bottom: changed.append((top.row(), bottom.row())))
     session.project.set_gold("dev", 0, 50.0)
-    assert page.errors_only.text() == "Errors only (off by ≥ 10)" and "10 or more" in page.errors_only.toolTip()
+    assert page.errors_only.text() == "Errors o&nly (off by ≥ 10)" and "10 or more" in page.errors_only.toolTip()
     assert changed and changed[-1] == (0, len(page.model.rows) - 1)
     session.project.set_gold("dev", 0, 2.0)  # the typo mended: back to the 0-5 rule
-    assert page.errors_only.text() == "Errors only (off by ≥ 0.5)"
+    assert page.errors_only.text() == "Errors o&nly (off by ≥ 0.5)"
     session.close()
