@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 from typing import IO
 
@@ -70,14 +71,21 @@ def _live_pid(path: Path) -> int | None:
     keeps the last writer's pid after it has gone (a read-only medium can never be rewritten), and
     naming a dead process sent people looking for a window that does not exist."""
     try:  # through the one reader of plain files: a project.lock that is a FIFO blocked this forever
-        raw = read_regular_file(path, missing_ok=True) or b""
+        raw = read_regular_file(path, missing_ok=True, head=100) or b""
     except DataError:
         return None
     words = raw[:100].decode("ascii", "replace").split()
     if len(words) != 2 or words[0] != "pid" or not words[1].isdigit():
         return None
     pid = int(words[1])
-    return pid if pid > 0 and _alive(pid) else None
+    if not 0 < pid <= _MAX_PID:  # no process has it; psutil raised OverflowError past a C long
+        return None
+    return pid if _alive(pid) else None
+
+
+# The largest pid any process can have: a C int's (Linux stops at 2**22, Windows pids are DWORDs
+# but far below this); a bigger number in project.lock names no process.
+_MAX_PID = 2**31 - 1
 
 
 def _alive(pid: int) -> bool:
@@ -89,11 +97,13 @@ def _alive(pid: int) -> bool:
         return bool(psutil.pid_exists(pid))
     except ImportError:
         pass
+    except (OverflowError, ValueError):  # a number no process can have
+        return False
     if atomic.WINDOWS:
         return False  # cannot be told: the pid is left unnamed
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError, ValueError):
         return False
     except OSError:  # EPERM: it exists, another user's
         return True
@@ -177,20 +187,33 @@ def _open_lock_file(path: Path, *, shared: bool, must: bool) -> IO[bytes] | None
     """``project.lock`` opened to lock (never through a link: O_NOFOLLOW; refused above); None where
     it cannot be, and the folder lock alone keeps the others out. ``must``: this file is the lock
     (Windows, or no folder locks), so a writer that cannot open it is refused. A viewer opens it for
-    reading and never makes it; where it has none to lock, nothing in that folder can be written."""
-    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    reading and never makes it; where it has none to lock, nothing in that folder can be written.
+    Opened without blocking (a viewer's open of a FIFO waited forever for a writer to it), and
+    only a regular file is kept: anything else is left alone, as a file that cannot be opened."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     if shared:
         try:
-            return os.fdopen(os.open(path, os.O_RDONLY | nofollow), "rb")
+            return _regular(os.open(path, os.O_RDONLY | nofollow), "rb")
         except OSError:
             return None
     try:
-        return os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | nofollow, 0o666), "a+b")
+        return _regular(os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | nofollow, 0o666), "a+b")
     except OSError as exc:
         if must:
             raise DataError(f"the project cannot be locked ({exc.strerror or exc})", path=path,
-                            expected="write access to the project folder") from None
+                            expected="write access to the project folder, with project.lock a plain file") from None
         return None  # a read-only folder: the folder lock alone keeps other writers out
+
+
+def _regular(fd: int, mode: str) -> IO[bytes]:
+    """``fd`` as a file object when it is a regular file; closed, and OSError, when it is not."""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "project.lock is not a plain file")
+    except OSError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, mode)
 
 
 def unlock_folder(fd: int | None) -> None:

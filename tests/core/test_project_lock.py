@@ -191,3 +191,52 @@ def test_viewers_on_a_read_only_medium_share_it(folder: Path, monkeypatch: pytes
             assert first.read_only and second.read_only
     finally:
         first.close()
+
+
+@pytest.mark.parametrize("pid", ["2147483648", "18446744073709551616", "9" * 96, "0"])
+def test_a_pid_no_process_can_have_is_never_named(folder: Path, pid: str) -> None:
+    """project.lock naming 2**31 or more made the pid check raise OverflowError out of the open
+    (File > Open project did nothing): a number no process can have names no one."""
+    from bertstudio.data.project_lock import lock_folder, unlock_folder
+
+    (folder / "project.lock").write_text(f"pid {pid}")
+    fd = lock_folder(folder)
+    assert fd is not None and fd >= 0
+    try:
+        for read_only in (False, True):
+            with pytest.raises(DataError) as refused:
+                Project.open(folder, read_only=read_only)
+            assert refused.value.problem == "the project is already open in another bertstudio window"
+            assert refused.value.facts["pid"] is None
+    finally:
+        unlock_folder(fd)
+
+
+def test_a_project_lock_that_is_a_fifo_never_blocks_the_open(folder: Path) -> None:
+    """A viewer opened project.lock for reading without O_NONBLOCK: a FIFO there blocked "Open
+    read-only" (the GUI thread) until some process opened it for writing. Now a viewer and a
+    writer both open at once, the folder lock alone keeping the others out."""
+    import threading
+
+    os.unlink(folder / "project.lock")
+    os.mkfifo(folder / "project.lock")
+    for read_only in (True, False):
+        box: list[object] = []
+
+        def go() -> None:
+            try:
+                with Project.open(folder, read_only=read_only) as p:
+                    box.append(p.read_only)
+            except BaseException as exc:  # noqa: BLE001 - said by the assertion below
+                box.append(exc)
+
+        opener = threading.Thread(target=go, daemon=True)
+        opener.start()
+        opener.join(20)
+        if opener.is_alive():  # the old open: let it go on, so the test ends
+            os.close(os.open(folder / "project.lock", os.O_WRONLY | os.O_NONBLOCK))
+            opener.join(20)
+            pytest.fail(f"read_only={read_only}: the open blocked on the FIFO")
+        assert box == [read_only]
+        import stat
+        assert stat.S_ISFIFO(os.lstat(folder / "project.lock").st_mode)  # left as it was
