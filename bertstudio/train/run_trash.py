@@ -49,7 +49,7 @@ def trash_run(folder: str | Path, trash: str | Path, *, mover: Mover | None = No
     folder, trash = Path(folder), Path(trash)
     if folder.is_symlink() or not folder.is_dir():
         raise ConfigError("is not a run folder (it is gone, or a link)", path=folder, where="delete run",
-                          facts={"refusal": "not_a_run"})
+                          facts={"refusal": "not_a_run", "link": folder.is_symlink()})
     try:
         lock = lock_run_folder(folder)
     except OSError as exc:
@@ -67,15 +67,39 @@ def trash_run(folder: str | Path, trash: str | Path, *, mover: Mover | None = No
             return Path(went)
         if trash.is_symlink():  # the run would leave the project, or the disk, through it
             raise ConfigError("the project's trash folder is a link; nothing was moved", path=trash,
-                              where="delete run", expected="a plain folder, or none")
-        trash.mkdir(exist_ok=True)
+                              where="delete run", expected="a plain folder, or none",
+                              facts={"refusal": "trash_link", "trash": str(trash)})
+        if trash.exists() and not trash.is_dir():  # mkdir said only "[Errno 17] File exists"
+            raise ConfigError("the project's trash is a file, not a folder; nothing was moved", path=trash,
+                              where="delete run", expected="that file renamed or moved",
+                              facts={"refusal": "trash_not_folder", "trash": str(trash)})
+        try:
+            trash.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"the project's trash folder cannot be made ({exc.strerror or exc}); nothing was moved",
+                              path=trash, where="delete run", expected="write access to the project folder",
+                              facts={"refusal": "trash_unmade", "trash": str(trash),
+                                     "reason": exc.strerror or str(exc)}) from None
         for n in range(1, 10_000):
-            target = trash / (folder.name if n == 1 else f"{folder.name}-{n}")
+            target = trash / (folder.name if n == 1 else _numbered(folder.name, n))
             if _move_to(folder, target):
                 return target
         raise ConfigError("too many deleted runs of this name in the trash", path=trash, where="delete run")
     finally:
         unlock_folder(lock)
+
+
+NAME_MAX = 255  # bytes in one name, on the common file systems
+
+
+def _numbered(name: str, n: int) -> str:
+    """``name-n``, the name cut short where the suffix would take it past :data:`NAME_MAX` bytes
+    (a 255-byte run deleted twice raised "[Errno 36] File name too long"); the run keeps its own
+    name for the undo, which moves it back to the path it had."""
+    suffix = f"-{n}"
+    while name and len(os.fsencode(name + suffix)) > NAME_MAX:
+        name = name[:-1]
+    return name + suffix
 
 
 def restore_run(trashed: str | Path, folder: str | Path) -> Path:

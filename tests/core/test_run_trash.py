@@ -91,3 +91,37 @@ def test_a_link_for_a_trash_folder_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="trash folder is a link"):
         trash_run(run, tmp_path / "trash")
     assert run.is_dir() and not any(elsewhere.iterdir())
+
+
+def test_a_file_named_trash_is_refused_in_words_and_left_alone(tmp_path):
+    """mkdir(exist_ok=True) on a file raised "[Errno 17] File exists", shown raw in the box."""
+    (tmp_path / "trash").write_text("my notes", encoding="utf-8")
+    run = _run(tmp_path / "runs" / "run1")
+    with pytest.raises(ConfigError, match="trash is a file, not a folder") as refused:
+        trash_run(run, tmp_path / "trash")
+    assert refused.value.facts == {"refusal": "trash_not_folder", "trash": str(tmp_path / "trash")}
+    assert run.is_dir() and (tmp_path / "trash").read_text(encoding="utf-8") == "my notes"
+
+
+def test_a_255_byte_name_deleted_twice_is_shortened_in_the_trash_and_put_back_whole(tmp_path):
+    """The second deletion of a 255-byte name tried "NAME-2", 257 bytes: "[Errno 36] File name too
+    long". The trash name is cut short; the undo puts the run back under its own name."""
+    runs, trash = tmp_path / "runs", tmp_path / "trash"
+    name = "é" + "r" * 253  # 255 bytes in UTF-8: the cut never splits a character
+    first = trash_run(_run(runs / name), trash)
+    run = _run(runs / name)
+    before = _files(run)
+    second = trash_run(run, trash)
+    assert first.name == name and second.name == "é" + "r" * 251 + "-2" and second.parent == trash
+    assert len(second.name.encode()) <= 255 and not run.exists()
+    assert restore_run(second, run) == run and _files(run) == before
+
+
+def test_a_link_in_the_runs_folder_is_refused_as_a_link(tmp_path):
+    elsewhere = _run(tmp_path / "elsewhere")
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "linkrun").symlink_to(elsewhere)
+    with pytest.raises(ConfigError) as refused:
+        trash_run(tmp_path / "runs" / "linkrun", tmp_path / "trash")
+    assert refused.value.facts == {"refusal": "not_a_run", "link": True}
+    assert (tmp_path / "runs" / "linkrun").is_symlink() and (elsewhere / "config.toml").is_file()
