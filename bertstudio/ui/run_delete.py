@@ -80,7 +80,7 @@ class DeleteRunsCommand(QUndoCommand):
                 try:
                     run_trash.restore_run(item.trashed, item.folder)
                 except (BertStudioError, OSError) as exc:  # stays in the trash, said where
-                    problems.append(refusal_text(exc, item.folder))
+                    problems.append(refusal_text(exc, item.folder, put_back=True))
                     continue
                 if item.system:
                     _forget_trash_entry(item.trashed)
@@ -107,8 +107,9 @@ class DeleteRunsCommand(QUndoCommand):
             self._session.report_failure(problem)
 
 
-def refusal_text(exc: BaseException, folder: Path) -> str:
-    """A core refusal to delete or put back a run, in the interface's language where it is a common one."""
+def refusal_text(exc: BaseException, folder: Path, *, put_back: bool = False) -> str:
+    """A core refusal to delete (or, ``put_back``, to put back) a run, in the interface's language
+    where it is a common one; an OS error in words, never "[Errno N]" with its path."""
     facts = getattr(exc, "facts", {}) or {}
     refusal = facts.get("refusal")
     if refusal == "training":
@@ -119,6 +120,25 @@ def refusal_text(exc: BaseException, folder: Path) -> str:
                    ).replace("%1", str(folder)).replace("%2", str(facts.get("trashed", "")))
     if refusal == "gone_from_trash":
         return _tr("%1 was not put back: it is no longer in the trash.").replace("%1", folder.name)
+    if refusal == "not_a_run" and facts.get("link"):
+        return _tr("%1 was not deleted: it is a link to a folder elsewhere, which Delete run never follows. "
+                   "Remove the link itself in a file manager.").replace("%1", folder.name)
+    if refusal == "not_a_run":
+        return _tr("%1 was not deleted: its folder is gone.").replace("%1", folder.name)
+    trash = str(facts.get("trash", ""))
+    if refusal == "trash_not_folder":
+        return _tr("%1 was not deleted: the project's trash %2 is a file, not a folder. Rename or move that file, "
+                   "then delete again.").replace("%1", folder.name).replace("%2", trash)
+    if refusal == "trash_link":
+        return _tr("%1 was not deleted: the project's trash folder %2 is a link. Make it a plain folder, "
+                   "then delete again.").replace("%1", folder.name).replace("%2", trash)
+    if refusal == "trash_unmade":
+        return _tr("%1 was not deleted: the project's trash folder %2 cannot be made (%3)."
+                   ).replace("%1", folder.name).replace("%2", trash).replace("%3", str(facts.get("reason", "")))
+    if isinstance(exc, OSError):  # never the raw "[Errno N] ..." with a path
+        reason = exc.strerror or type(exc).__name__
+        said = _tr("%1 was not put back: %2.") if put_back else _tr("%1 was not deleted: %2.")
+        return said.replace("%1", folder.name).replace("%2", reason)
     return str(exc)
 
 
@@ -127,6 +147,8 @@ def delete_runs(session: Any, folders: Iterable[Path]) -> tuple[list[Deleted], s
     what went, and why the first one refused was refused (those after it are left as they are)."""
     from bertstudio.ui.runs_page import in_project, remove_external_run
 
+    # a link in runs/ goes to trash_run, which refuses it in words: taken "off the list", it stayed
+    # listed (the list reads runs/) while the status bar said it was gone
     folders = [Path(f) for f in folders]
     training = {Path(f) for f in session.training_runs()}
     for folder in folders:  # asked before any goes: a selection holding the Train page's run deletes nothing
@@ -137,7 +159,7 @@ def delete_runs(session: Any, folders: Iterable[Path]) -> tuple[list[Deleted], s
     for folder in folders:
         if any(d.folder == folder for d in done):  # a job folder its last run took along (a redo lists it)
             continue
-        if runs_dir is None or not in_project(session, folder):
+        if runs_dir is None or not (in_project(session, folder) or linked_here(session, folder)):
             remove_external_run(session, folder)
             done.append(Deleted(folder, None))
             continue
@@ -163,6 +185,14 @@ def delete_runs(session: Any, folders: Iterable[Path]) -> tuple[list[Deleted], s
             except (BertStudioError, OSError) as exc:
                 return done, refusal_text(exc, job)
     return done, None
+
+
+def linked_here(session: Any, folder: str | Path) -> bool:
+    """Whether ``folder`` is a link in the project's runs folder (or a job folder there) to a folder
+    elsewhere: listed as the project's, but never moved to a trash (its target is not the project's)."""
+    runs_dir = getattr(session.project, "runs_dir", None)
+    folder = Path(folder)
+    return runs_dir is not None and Path(runs_dir) in (folder.parent, folder.parent.parent) and folder.is_symlink()
 
 
 def _emptied_job(folder: Path, runs_dir: Path) -> Path | None:
@@ -198,8 +228,9 @@ def confirm_text(runs: list[Any], session: Any) -> str:
     from bertstudio.ui.runs_page import in_project
 
     own = [Path(r) for r in runs if in_project(session, r)]
-    other = [Path(r) for r in runs if not in_project(session, r)]
-    names = [p.name for p in own + other]
+    links = [Path(r) for r in runs if not in_project(session, r) and linked_here(session, r)]
+    other = [Path(r) for r in runs if not in_project(session, r) and not linked_here(session, r)]
+    names = [p.name for p in own + links + other]
     shown = ", ".join(names[:8]) + ("" if len(names) <= 8 else _tr(" and %n more", "", len(names) - 8))
     lines = [_tr("Delete %n run(s): %1?", "", len(names)).replace("%1", shown)]
     if own:
@@ -212,5 +243,8 @@ def confirm_text(runs: list[Any], session: Any) -> str:
     if other:
         lines.append(_tr("%n run(s) opened from elsewhere only leave this list; their folders are not deleted.",
                          "", len(other)))
+    if links:
+        lines.append(_tr("%n run(s) are links to folders elsewhere: Delete run refuses them, and their folders are "
+                         "not touched.", "", len(links)))
     lines.append(_tr("Edit > Undo (Ctrl+Z) puts them back."))
     return "\n\n".join(lines)

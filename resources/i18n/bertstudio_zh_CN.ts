@@ -485,53 +485,88 @@
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="115"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="116"/>
         <source>%1 is training now: stop it on the Train page (or in its terminal) before deleting it.</source>
         <translation>%1 正在训练：请先在训练页（或它的终端里）停止它，再删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="118"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="119"/>
         <source>%1 was not put back: a folder of that name exists now. The deleted run stays at %2.</source>
         <translation>%1 未能放回：现在已有同名文件夹。已删除的运行仍在 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="121"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="122"/>
         <source>%1 was not put back: it is no longer in the trash.</source>
         <translation>%1 未能放回：它已不在回收站中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="134"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="124"/>
+        <source>%1 was not deleted: it is a link to a folder elsewhere, which Delete run never follows. Remove the link itself in a file manager.</source>
+        <translation>%1 未删除：它是指向别处文件夹的链接，删除运行从不跟随链接。请在文件管理器中删除该链接本身。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="127"/>
+        <source>%1 was not deleted: its folder is gone.</source>
+        <translation>%1 未删除：它的文件夹已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="130"/>
+        <source>%1 was not deleted: the project&apos;s trash %2 is a file, not a folder. Rename or move that file, then delete again.</source>
+        <translation>%1 未删除：项目的回收站 %2 是一个文件，而不是文件夹。请重命名或移走该文件，然后再删除。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="133"/>
+        <source>%1 was not deleted: the project&apos;s trash folder %2 is a link. Make it a plain folder, then delete again.</source>
+        <translation>%1 未删除：项目的回收站文件夹 %2 是一个链接。请将其改为普通文件夹，然后再删除。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="136"/>
+        <source>%1 was not deleted: the project&apos;s trash folder %2 cannot be made (%3).</source>
+        <translation>%1 未删除：无法创建项目的回收站文件夹 %2（%3）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="140"/>
+        <source>%1 was not put back: %2.</source>
+        <translation>%1 未能放回：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="140"/>
+        <source>%1 was not deleted: %2.</source>
+        <translation>%1 未删除：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="156"/>
         <source>%1 is training now: stop it on the Train page before deleting it.</source>
         <translation>%1 正在训练：请先在训练页停止它，再删除。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="184"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="214"/>
         <source>Moved %n run(s) to the trash.</source>
         <translation>
             <numerusform>已将 %n 个运行移到回收站。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="187"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="217"/>
         <source>Moved %n run(s) to the project&apos;s trash folder %1 (this system has no trash).</source>
         <translation>
             <numerusform>已将 %n 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="190"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="220"/>
         <source>Removed %n run(s) opened from elsewhere from the list; their folders stay on disk.</source>
         <translation>
             <numerusform>已从列表中移除 %n 个从别处打开的运行；它们的文件夹仍留在磁盘上。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="192"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="222"/>
         <source>Edit &gt; Undo puts them back.</source>
         <translation>编辑 &gt; 撤销可将其放回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="203"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="234"/>
         <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <source> and %n more</source>
         <translation>
@@ -539,28 +574,35 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="204"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="235"/>
         <source>Delete %n run(s): %1?</source>
         <translation>
             <numerusform>删除 %n 个运行：%1？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="210"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="241"/>
         <source>%n run folder(s) (%1 files, %2 MB) go to the trash.</source>
         <translation>
             <numerusform>%n 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="213"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="244"/>
         <source>%n run(s) opened from elsewhere only leave this list; their folders are not deleted.</source>
         <translation>
             <numerusform>%n 个从别处打开的运行只会从此列表中移除；它们的文件夹不会被删除。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_delete.py" line="247"/>
+        <source>%n run(s) are links to folders elsewhere: Delete run refuses them, and their folders are not touched.</source>
+        <translation>
+            <numerusform>%n 个运行是指向别处文件夹的链接：删除运行会拒绝它们，它们的文件夹不会被改动。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="215"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="249"/>
         <source>Edit &gt; Undo (Ctrl+Z) puts them back.</source>
         <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
     </message>

@@ -255,3 +255,52 @@ def test_a_jobs_last_run_deleted_takes_its_job_folder_along(qtbot, session, no_s
     assert _names(page) == [] and not job.exists() and session.undo_stack.canUndo()
     session.undo_stack.undo()
     assert sorted(_names(page)) == ["seed-1", "seed-2"]
+
+
+def test_a_link_in_the_runs_folder_is_refused_in_words_not_said_to_be_gone(qtbot, session, tmp_path, no_system_trash):
+    """The link took the "opened from elsewhere" branch: the status bar said it was removed from
+    the list and an empty Undo was pushed, yet the Runs page (which reads runs/) still listed it."""
+    real = _run(tmp_path / "elsewhere-run")
+    link = session.project.runs_dir / "linkrun"
+    link.symlink_to(real)
+    page = _page(qtbot, session)
+    assert _names(page) == ["linkrun"]
+    asked = run_delete.confirm_text([link], session)
+    assert "links to folders elsewhere" in asked and "only leave this list" not in asked
+    messages = []
+    page.status_message.connect(messages.append)
+    assert page.delete_runs([link]) is None
+    assert messages == [] and session.undo_stack.count() == 0
+    assert page.refusals == ["linkrun was not deleted: it is a link to a folder elsewhere, which Delete run never "
+                             "follows. Remove the link itself in a file manager."]
+    assert link.is_symlink() and _files(real) and _names(page) == ["linkrun"]
+
+
+def test_a_file_named_trash_and_a_long_name_deleted_twice_are_said_in_words(qtbot, session, no_system_trash):
+    """Both showed the raw OS error: "[Errno 17] File exists: '…/trash'" and, for a 255-byte name
+    deleted a second time, "[Errno 36] File name too long". The second now just works."""
+    runs_dir, trash = session.project.runs_dir, session.project.folder / "trash"
+    name = "r" * 255
+    page = _page(qtbot, session)
+    for _ in range(2):
+        _run(runs_dir / name)
+        page.refresh()
+        assert page.delete_runs([runs_dir / name]) is not None
+    assert page.refusals == [] and sorted(p.name for p in trash.iterdir()) == ["r" * 253 + "-2", name]
+    session.undo_stack.undo()  # the second comes back under its own name
+    assert (runs_dir / name).is_dir() and sorted(p.name for p in trash.iterdir()) == [name]
+    for leftover in sorted(trash.rglob("*"), reverse=True):
+        leftover.unlink() if leftover.is_file() else leftover.rmdir()
+    trash.rmdir()
+    trash.write_text("my notes", encoding="utf-8")
+    assert page.delete_runs([runs_dir / name]) is None
+    assert page.refusals == [f"{name} was not deleted: the project's trash {trash} is a file, not a folder. "
+                             "Rename or move that file, then delete again."]
+    assert (runs_dir / name).is_dir() and trash.read_text(encoding="utf-8") == "my notes"
+
+
+def test_an_os_error_is_said_without_errno_and_path():
+    said = run_delete.refusal_text(OSError(36, "File name too long", "/p/trash/x"), Path("/p/runs/x"))
+    assert said == "x was not deleted: File name too long."
+    said = run_delete.refusal_text(PermissionError(13, "Permission denied", "/p/runs/x"), Path("/p/runs/x"), put_back=True)
+    assert said == "x was not put back: Permission denied."
