@@ -41,6 +41,17 @@ def training_job_text(name: str) -> str:
     return texts.get(name, name)
 
 
+def waiting_line(line: str, waiting_for: str) -> str:
+    """``line`` ("fold 2 of 5", "Run 3 of 12: …") and what its job does while another training has the
+    turn (train/training_lock.py): the assistant is stopped after its step, any other is waited for."""
+    if waiting_for == training_lock.ASSISTANT:
+        return QCoreApplication.translate(
+            "TrainingJobs", "{line}: stopping the assistant's background training after its current step").format(
+            line=line)
+    return QCoreApplication.translate("TrainingJobs", "{line}: waiting for {job} to finish").format(
+        line=line, job=training_job_text(waiting_for))
+
+
 class JobWorker(QObject):
     """Lives on the GUI thread; ``progressed`` is emitted from the job's thread (queued to
     GUI-thread receivers), the outcome signals on the GUI thread once the job has returned."""

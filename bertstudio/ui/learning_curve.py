@@ -22,8 +22,7 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushB
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_change, format_metric, is_score
 from bertstudio.train.learning_curve import FRACTIONS, SEEDS
-from bertstudio.train.training_lock import ASSISTANT
-from bertstudio.ui.jobs import JobWorker, training_job_text
+from bertstudio.ui.jobs import JobWorker, waiting_line
 from bertstudio.ui.run_words import metric_name
 from bertstudio.ui.worker import CoreWarnings
 from bertstudio.ui.plots import follow_palette
@@ -336,13 +335,8 @@ def progress_text(where: Any) -> str:
         return QCoreApplication.translate("LearningCurvePanel", "Done.")
     line = QCoreApplication.translate("LearningCurvePanel", "Run {i} of {n}: {size:,} labelled rows, seed {seed}").format(
         i=where.run, n=where.runs, size=where.size, seed=where.seed)
-    if where.waiting_for == ASSISTANT:  # it gives way (train/training_lock.py): stopped, not waited for
-        return QCoreApplication.translate(
-            "LearningCurvePanel", "{line}: stopping the assistant's background training after its current step").format(
-            line=line)
-    if where.waiting_for:
-        return QCoreApplication.translate("LearningCurvePanel", "{line}: waiting for {job} to finish").format(
-            line=line, job=training_job_text(where.waiting_for))
+    if where.waiting_for:  # another training has the turn (the assistant is stopped, not waited for)
+        return waiting_line(line, where.waiting_for)
     return line
 
 

@@ -41,8 +41,7 @@ from PySide6.QtWidgets import (
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_percent
 from bertstudio.ui import theme
-from bertstudio.train.training_lock import ASSISTANT
-from bertstudio.ui.jobs import JobWorker, training_job_text
+from bertstudio.ui.jobs import JobWorker, waiting_line
 from bertstudio.ui.review_store import ReviewStore, row_key
 from bertstudio.ui.session import ProjectSession
 from bertstudio.ui.sentences import counted
@@ -62,13 +61,8 @@ def check_progress_text(where: Any) -> str:
                 "ranking": QCoreApplication.translate("ReviewQueue", "ranking"),
                 "done": QCoreApplication.translate("ReviewQueue", "done")}.get(where.step, str(where))
     line = QCoreApplication.translate("ReviewQueue", "fold {i} of {n}").format(i=where.fold, n=where.folds)
-    if where.waiting_for == ASSISTANT:  # it gives way (train/training_lock.py): stopped, not waited for
-        return QCoreApplication.translate(
-            "ReviewQueue", "{line}: stopping the assistant's background training after its current step").format(
-            line=line)
-    if where.waiting_for:
-        return QCoreApplication.translate("ReviewQueue", "{line}: waiting for {job} to finish").format(
-            line=line, job=training_job_text(where.waiting_for))
+    if where.waiting_for:  # another training has the turn (the assistant is stopped, not waited for)
+        return waiting_line(line, where.waiting_for)
     if not where.total:
         return line
     line = QCoreApplication.translate("ReviewQueue", "{line}: step {done} of {total}").format(

@@ -2720,198 +2720,188 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="64"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="67"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="66"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="71"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="70"/>
         <source>Learning curve progress</source>
         <translation>学习曲线进度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="80"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="79"/>
         <source>Learning curve plot</source>
         <translation>学习曲线图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="81"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="80"/>
         <source>Each run&apos;s score against its labelled training rows, and the fitted curve: the text below says what it forecasts</source>
         <translation>每次运行的得分与其已标注训练行数的关系，以及拟合的曲线：下方文字说明它的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="85"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="84"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="88"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="91"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="90"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="128"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="127"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="152"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="151"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="192"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="197"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="196"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="203"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="202"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="206"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="205"/>
         <source>Cancelled after %n run(s).</source>
         <translation>
             <numerusform>已在 %n 次运行后取消。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="209"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="208"/>
         <source>%n run(s) done.</source>
         <translation>
             <numerusform>已完成 %n 次运行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="229"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="228"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="238"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="237"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="250"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="249"/>
         <source>The training split has no labelled rows: label some training examples first.</source>
         <translation>训练集没有已标注的行：请先标注一些训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="252"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="251"/>
         <source>Too few labelled rows ({rows}) to hold some out for evaluation: add a dev split, or label at least {least} training rows.</source>
         <translation>已标注的行太少（{rows} 行），无法留出一部分用于评估：请添加验证集，或至少标注 {least} 个训练行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="255"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="254"/>
         <source>The labelled training rows hold %n class(es): label rows of at least 2 classes.</source>
         <translation>
             <numerusform>已标注的训练行只有 %n 个类别：请标注至少 2 个类别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="258"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="257"/>
         <source>Every share of {rows:,} rows is smaller than the {k} classes: label at least {k} rows.</source>
         <translation>{rows:,} 行的每个比例都少于 {k} 个类别：请至少标注 {k} 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="266"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
         <source>No dev split: {held:,} of {rows:,} labelled training rows are held out for evaluation.</source>
         <translation>没有验证集：{rows:,} 个已标注训练行中留出 {held:,} 行用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="273"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="272"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="290"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="289"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="294"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="293"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="296"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="299"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="298"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). No clear trend yet: the fit cannot tell how much more labels would help.</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。尚无明显趋势：拟合无法判断更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="306"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="317"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="316"/>
         <source>Answering the same label to every evaluation row scores {base}: the runs are no better than that yet.</source>
         <translation>对每个评估行都回答同一个标签可得 {base}：这些运行目前还不比它好。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="319"/>
         <source>Runs at three or more sizes are needed to see one.</source>
         <translation>需要在三种或更多数据量下运行才能看出趋势。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="321"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
         <source>The scores do not rise clearly beyond the spread between seeds.</source>
         <translation>分数的上升没有明显超出随机种子之间的差异。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="328"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="327"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="330"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="329"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="336"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="335"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="337"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="336"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="340"/>
-        <source>{line}: stopping the assistant&apos;s background training after its current step</source>
-        <translation>{line}：正在让助手的后台训练在当前步骤后停止</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="344"/>
-        <source>{line}: waiting for {job} to finish</source>
-        <translation>{line}：等待{job}结束</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="354"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="348"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -4232,316 +4222,306 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="127"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="121"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="144"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="248"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="138"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="242"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="149"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="143"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="150"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="144"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="157"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="151"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="162"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="156"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="171"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="165"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="172"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="166"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="177"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="171"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="208"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="202"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="247"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="241"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="290"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="284"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="301"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="295"/>
         <source>the model&apos;s probabilities are not numbers (NaN or infinite) for {items}: its training diverged. Check with a model that trains: a run with a lower learning rate, or the Quick method.</source>
         <translation>模型对 {items}给出的概率不是数值（NaN 或无穷大）：其训练发散了。请用能正常训练的模型检查：降低学习率的运行，或“快速”方法。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="306"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="300"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences, with two different tags among them</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好，且其中要有两种不同的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="308"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="302"/>
         <source>too few tagged sentences to cross-validate: tag every word of at least two sentences</source>
         <translation>已标注的句子太少，无法交叉验证：请至少把两个句子的每个词都标注好</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="310"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="304"/>
         <source>too few labelled rows to cross-validate: label at least two rows in each of two labels</source>
         <translation>已标注的行太少，无法交叉验证：请在两个标签下各至少标注两行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="316"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="310"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="316"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="365"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="359"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3). Treat its flags as questions, not answers: %4 sentences with a suspected error.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)。请把它的标记当作疑问而非答案:共 %4 个句子含疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="371"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="365"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), but its probabilities fit them no better than the label frequencies alone (p %4): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多行，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="375"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="369"/>
         <source>The model agrees with %1% of the given tags, word by word (%2 sentences checked, %3), but its probabilities fit them no better than the tag frequencies alone (p %4): it has not learnt enough to question a tag, so none is listed. Tag more sentences, or choose the thorough check.</source>
         <translation>按词计，模型与 %1% 的现有标签一致(检查了 %2 个句子，%3)，但它的概率对这些标签的拟合并不优于仅凭各标签的频率(p %4):它学到的还不足以质疑任何标签，因此不列出任何一项。请标注更多句子，或选择全面检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="382"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="376"/>
         <source>Its probabilities fit the given labels better than the label frequencies alone (p %1).</source>
         <translation>它的概率对现有标签的拟合优于仅凭各标签的频率(p %1)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="389"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="383"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="395"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="389"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="234"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="228"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="61"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="60"/>
         <source>embedding</source>
         <translation>正在计算文本向量</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="62"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="61"/>
         <source>ranking</source>
         <translation>正在排序疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="63"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="62"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="64"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="63"/>
         <source>fold {i} of {n}</source>
         <translation>第 {i} 折（共 {n} 折）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="66"/>
-        <source>{line}: stopping the assistant&apos;s background training after its current step</source>
-        <translation>{line}：正在让助手的后台训练在当前步骤后停止</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="70"/>
-        <source>{line}: waiting for {job} to finish</source>
-        <translation>{line}：等待{job}结束</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="74"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="68"/>
         <source>{line}: step {done} of {total}</source>
         <translation>{line}：第 {done} 步（共 {total} 步）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="79"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="73"/>
         <source>{line}, about {n} s left</source>
         <translation>{line}，约剩 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="80"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="74"/>
         <source>{line}, about {n} min left</source>
         <translation>{line}，约剩 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="81"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="75"/>
         <source>{line}, about {n} h left</source>
         <translation>{line}，约剩 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="152"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="146"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="300"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="294"/>
         <source>1 item</source>
         <translation>1 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="300"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="294"/>
         <source>{n} items</source>
         <translation>{n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="346"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="359"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="353"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="360"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="354"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="361"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="355"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="362"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="356"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="385"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="379"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="387"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="381"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="392"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="386"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="454"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="448"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="456"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="450"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="459"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="453"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="460"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="454"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="490"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="463"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="457"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="477"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="471"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="480"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="474"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="485"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="479"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="489"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="483"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="488"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="492"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="501"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="495"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="514"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="508"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="527"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="521"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="628"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="622"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="552"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="546"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -5933,6 +5913,16 @@
         <location filename="../../bertstudio/ui/jobs.py" line="40"/>
         <source>the learning curve</source>
         <translation>学习曲线</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="48"/>
+        <source>{line}: stopping the assistant&apos;s background training after its current step</source>
+        <translation>{line}：正在让助手的后台训练在当前步骤后停止</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="51"/>
+        <source>{line}: waiting for {job} to finish</source>
+        <translation>{line}：等待{job}结束</translation>
     </message>
 </context>
 <context>
