@@ -18,6 +18,7 @@ itself was replaced). The next open replays them, or lists the ones it cannot ap
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from datetime import datetime, timezone
@@ -26,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.journal import read_journal
-from bertstudio.data.project_meta import PROJECT_FILE
+from bertstudio.data.project_meta import MAX_META_BYTES, PROJECT_FILE
+from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import DataError
 
 if TYPE_CHECKING:
@@ -115,6 +117,15 @@ def list_kept_journals(folder: Path, read_only: bool) -> list[str]:
     return messages
 
 
+def _same_json(path: Path, known: bytes | None) -> bool:
+    """Whether ``path`` holds the JSON of ``known`` (bertstudio's last project.json), whatever its layout."""
+    try:
+        now = read_regular_file(path, max_bytes=MAX_META_BYTES)
+        return now == known or (known is not None and json.loads(now) == json.loads(known))
+    except (OSError, DataError, ValueError, RecursionError):  # unreadable, a FIFO, not JSON: not ours
+        return False
+
+
 class OutsideChanges:
     """What the open Project knows of its files, and the refusal once another program changed them (mixed in)."""
 
@@ -140,14 +151,10 @@ class OutsideChanges:
         """The project file another program changed since this process last read or wrote it, or None."""
         path = self.folder / PROJECT_FILE
         now = file_sig(path)
-        if now is None and not os.path.isdir(self.folder):
-            return None  # the folder moved, not its files: the write says so (project_store.disk_error)
-        if now != self._meta_sig:
-            try:
-                same = now is not None and path.read_bytes() == self._meta_bytes  # a touch, a copy of the same bytes
-            except OSError:
-                same = False
-            if not same:
+        # missing (deleted or moved away; or the folder moved, which the write says: project_store.disk_error):
+        # no other side's version to keep, so the next write puts project.json back as before
+        if now is not None and now != self._meta_sig:
+            if not _same_json(path, self._meta_bytes):  # a touch, a copy, a reformat: the same contents
                 return PROJECT_FILE
             self._meta_sig = now
         if self._journal.changed_outside():

@@ -205,3 +205,34 @@ def test_a_crash_between_the_compactions_commit_and_the_journals_rotation_replay
     monkeypatch.undo()
     with Project.open(folder) as again:
         assert again.recovery_messages == [] and _golds(again, (0, 1)) == ["neg", "neg"]
+
+
+def test_project_json_moved_away_while_open_is_written_back_at_close(tmp_path: Path) -> None:
+    """A missing project.json (a sync client's delete-then-recreate, a slip in the file manager) is no
+    other side's version: the close writes it back as before. It was refused, and the reopen fell back
+    to an old backup without the split, skipping the edits."""
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.set_gold("train", 0, "pos")
+    os.replace(folder / "project.json", tmp_path / "moved-away.json")
+    project.set_gold("train", 1, "neg")
+    project.close()
+    assert (folder / "project.json").exists()
+    with Project.open(folder) as again:
+        assert again.recovery_messages == [] and _golds(again, (0, 1)) == ["pos", "neg"]
+
+
+def test_project_json_rewritten_with_the_same_json_is_no_outside_change(tmp_path: Path) -> None:
+    """A formatter or sync tool that rewrites project.json with another layout changes nothing."""
+    import json
+
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.set_gold("train", 0, "pos")
+    body = json.loads((folder / "project.json").read_text())
+    (folder / "project.json.tmp").write_text(json.dumps(body, indent=4))
+    os.replace(folder / "project.json.tmp", folder / "project.json")
+    project.set_gold("train", 1, "neg")
+    project.close()
+    with Project.open(folder) as again:
+        assert again.recovery_messages == [] and _golds(again, (0, 1)) == ["pos", "neg"]
