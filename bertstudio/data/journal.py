@@ -93,6 +93,19 @@ def _decode(line: bytes) -> dict[str, Any] | None:
     return body
 
 
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 64
+
+
+def header_problem(entry: dict[str, Any]) -> str | None:
+    """Why a header line is not ``{id: str, base: str | None}`` as :class:`Journal` writes it, or None."""
+    if not _is_id(entry.get("id")):
+        return f"its id is {str(entry.get('id'))[:40]!r}, not an id"
+    if entry.get("base") is not None and not _is_id(entry["base"]):
+        return f"its base is {str(entry['base'])[:40]!r}, not an id"
+    return None
+
+
 def read_journal(path: str | os.PathLike[str]) -> JournalRead:
     """Read every good entry of the journal at ``path`` (a missing file is an empty journal).
 
@@ -133,7 +146,12 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
             if entry["op"] != HEADER_OP:
                 out.entries.append(entry)
             elif not out.entries and out.header is None:
-                out.header = entry
+                problem = header_problem(entry)
+                if problem is None:
+                    out.header = entry
+                else:  # another version's or a forged header: read as a journal from before headers
+                    out.messages.append(f"{path.name}, line {number}: the journal's header is not one bertstudio "
+                                        f"writes ({problem}); its edits are read as those of a journal without one")
         offset += len(line) + 1
     else:
         if tail:

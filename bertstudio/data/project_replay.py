@@ -74,13 +74,24 @@ def names_before(labels: list[str], entries: list[dict[str, Any]], after: int, u
 
 
 def continues(meta: dict[str, Any], header: dict[str, Any] | None) -> bool:
-    """Whether the journal with ``header`` was made on project.json ``meta`` (or on one it folded)."""
-    if header is None or not meta.get("generation"):  # a journal or project.json from before generations
+    """Whether the journal with ``header`` may have been made on project.json ``meta`` (or on one it
+    folded): False only when its header positively names another generation. When in doubt its edits
+    are replayed by number (:func:`in_doubt` says so): setting a user's own edits aside loses work."""
+    if header is None:  # a journal from before headers
         return True
+    if not meta.get("generation"):  # project.json from before generations: a journal started on it has no base
+        return header.get("base") is None
     if header.get("id") == meta.get("journal"):  # this file holds its edits up to labels_seq
         return True
-    # started after the compaction that wrote this file, and no other journal was written since
-    return header.get("base") == meta["generation"] and meta.get("journal") in (None, meta.get("folded_journal"))
+    return header.get("base") == meta["generation"]  # started after the compaction that wrote this file
+
+
+def in_doubt(meta: dict[str, Any], header: dict[str, Any] | None) -> bool:
+    """A journal of this project.json's generation while project.json names another journal, not folded:
+    a copy made without its journal (a clone, a commit taken while the app had it open), or a second
+    copy of the same generation. Replayed by number, and said."""
+    return (header is not None and bool(meta.get("generation")) and header.get("id") != meta.get("journal")
+            and meta.get("journal") not in (None, meta.get("folded_journal")))
 
 
 class JournalReplay:
@@ -103,7 +114,11 @@ class JournalReplay:
             self._check_data_files()
             self._set_aside(entries, jr.file_size > 0)
             return
-        self._journal.id = header["id"] if header else None  # type: ignore[attr-defined]  # appended to from now on
+        if not from_backup and in_doubt(self._meta, header):
+            self.recovery_messages.append(
+                f"{JOURNAL_FILE}: project.json names another journal of the same version (a copy made "
+                "without this one?); its edits were made on this version of project.json and were applied")
+        self._journal.id = header.get("id") if header else None  # type: ignore[attr-defined]  # appended to from now on
         if from_backup:  # the backup may predate the last compaction: its edits are in the rotated journal
             prev = read_journal(self.folder / PREV_JOURNAL_FILE)
             seen = {e["seq"] for e in entries}

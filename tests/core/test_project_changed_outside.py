@@ -236,3 +236,44 @@ def test_project_json_rewritten_with_the_same_json_is_no_outside_change(tmp_path
     project.close()
     with Project.open(folder) as again:
         assert again.recovery_messages == [] and _golds(again, (0, 1)) == ["pos", "neg"]
+
+
+def test_a_crash_in_a_copy_made_without_its_journal_replays_the_users_edits(tmp_path: Path) -> None:
+    """project.json written while the app had it open names its journal; a clone without labels.journal,
+    labelled and killed: the reopen set the user's own edits aside as made on another project.json."""
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.add_label("maybe")  # journaled, and project.json rewritten naming this journal
+    project.close(compact=False)  # committed as it was while the app had it open
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("labels.journal*", "project.lock"))
+    project = Project.open(copy)
+    for row in MINE:
+        project.set_gold("train", row, "pos")
+    project.close(compact=False)  # killed
+    with Project.open(copy) as again:
+        assert _golds(again, MINE) == ["pos"] * 3
+        assert _unapplied(again.recovery_messages) == []
+        assert len(again.recovery_messages) == 1 and "were applied" in again.recovery_messages[0]
+
+
+def test_another_projects_journal_in_a_project_from_before_generations_is_set_aside(tmp_path: Path) -> None:
+    """A project last saved by the version before journal headers (no generation) gets another project's
+    journal, whose header names that project's generation: its edits were replayed by number, silently."""
+    import json
+
+    from bertstudio.data.project_meta import encode_meta
+
+    folder, clone = _base(tmp_path)
+    body = json.loads((folder / "project.json").read_text())
+    for key in ("generation", "journal", "folded_journal", "checksum"):
+        body.pop(key, None)
+    (folder / "project.json").write_bytes(encode_meta(body))
+    with Project.open(clone) as other:
+        for row in MINE:
+            other.set_gold("train", row, "neg")
+        shutil.copyfile(clone / "labels.journal", folder / "labels.journal")
+    with Project.open(folder) as opened:
+        assert _golds(opened, MINE) == [None] * 3
+        unapplied = _unapplied(opened.recovery_messages)
+        assert [m.split("not applied: ")[1] for m in unapplied[1:]] == [f"train row {r}: 'neg'" for r in MINE]

@@ -711,3 +711,30 @@ def test_an_export_goes_through_where_the_file_system_reports_no_inodes(tmp_path
         p.export("train", tmp_path / "proj" / "rows.csv", "csv")
     monkeypatch.undo()
     p.close(compact=False)
+
+
+@pytest.mark.parametrize("header_id", [None, 12, ["a"], "x" * 100_000], ids=["no_id", "int", "list", "huge"])
+def test_a_journal_header_without_a_good_id_is_read_as_one_without_header(tmp_path: Path, header_id) -> None:
+    """A header line with a valid CRC but no id (or not a string id) raised KeyError at the open, or
+    was written into project.json, which the next open refused as damaged."""
+    folder = tmp_path / "p"
+    p = _project(folder)
+    p.close()
+    p = Project.open(folder)
+    p.set_gold("train", 0, "pos")
+    p.close(compact=False)
+    lines = (folder / "labels.journal").read_bytes().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header["op"] == "journal"
+    body = {k: v for k, v in header.items() if k not in ("crc", "id")}
+    if header_id is not None:
+        body["id"] = header_id
+    (folder / "labels.journal").write_bytes(encode_entry(body) + b"".join(lines[1:]))
+    with Project.open(folder) as again:
+        assert again.gold("train", 0) == "pos"
+        assert len(again.recovery_messages) == 1 and "header is not one bertstudio" in again.recovery_messages[0]
+        again.set_gold("train", 1, "neg")
+        again.save_ui_state()  # project.json written: it must name no bad journal id
+    with Project.open(folder) as third:
+        assert [third.gold("train", r) for r in (0, 1)] == ["pos", "neg"]
+        assert not any("could not be read" in m for m in third.recovery_messages), third.recovery_messages
