@@ -41,6 +41,7 @@ KEPT_PREFIX = "labels.journal.kept-"  # this process's journal, kept when its na
 UNAPPLIED_PREFIX = "labels.journal.unapplied-"  # edits listed once as not applied; bertstudio never deletes them
 CHANGED_OUTSIDE = "changed_outside"
 ENTRIES_SHOWN = 20  # unapplied edits named one by one
+MESSAGES_SHOWN = 100  # lines about kept journals in all (then one line for the rest)
 
 
 def file_sig(path: Path) -> tuple[int, int, int] | None:
@@ -78,14 +79,25 @@ def describe_edit(entry: dict[str, Any]) -> str:
     return f"{op} of label {entry.get('name')!r}"
 
 
+def edits(n: int) -> str:
+    """``"1 edit"``, ``"2 edits"``, ``"1,234 edits"``."""
+    return f"{n:,} edit" if n == 1 else f"{n:,} edits"
+
+
+def more_edits(n: int) -> str:
+    """``"1 more edit"``, ``"2 more edits"``."""
+    return f"{n:,} more edit" if n == 1 else f"{n:,} more edits"
+
+
 def unapplied_messages(name: str, entries: list[dict[str, Any]], why: str) -> list[str]:
     """The recovery messages for ``entries`` (kept in the file ``name``) that were not applied."""
     if not entries:
         return []
-    out = [f"{name}: {len(entries):,} edits were not applied ({why}); they are kept in that file:"]
+    were = "was" if len(entries) == 1 else "were"
+    out = [f"{name}: {edits(len(entries))} {were} not applied ({why}); kept in that file:"]
     out += [f"{name}: edit {e['seq']} not applied: {describe_edit(e)}" for e in entries[:ENTRIES_SHOWN]]
     if len(entries) > ENTRIES_SHOWN:
-        out.append(f"{name}: {len(entries) - ENTRIES_SHOWN:,} more edits not applied")
+        out.append(f"{name}: {more_edits(len(entries) - ENTRIES_SHOWN)} not applied")
     return out
 
 
@@ -98,12 +110,17 @@ def list_kept_journals(folder: Path, read_only: bool) -> list[str]:
         kept = sorted(p for p in folder.iterdir() if p.name.startswith(KEPT_PREFIX) and not p.is_symlink())
     except OSError:
         return messages
+    unlisted = 0
     for path in kept:
-        try:
-            entries = read_journal(path).entries
-        except DataError as exc:
-            messages.append(f"{path.name}: not read ({exc.problem})")
-            continue
+        if len(messages) >= MESSAGES_SHOWN:  # 10,000 kept files were 20,000 lines and a box taller than the screen
+            unlisted += 1
+            entries: list[dict[str, Any]] = []
+        else:
+            try:
+                entries = read_journal(path).entries
+            except DataError as exc:
+                messages.append(f"{path.name}: not read ({exc.problem})")
+                continue
         name = path.name
         if not read_only:
             target = free_name(folder, UNAPPLIED_PREFIX)
@@ -114,6 +131,10 @@ def list_kept_journals(folder: Path, read_only: bool) -> list[str]:
                 log.warning("%s not renamed: %s", path, exc)
         messages += unapplied_messages(name, entries, "the project was changed outside bertstudio while they "
                                                       "were made, and its journal was replaced")
+    if unlisted:
+        where = UNAPPLIED_PREFIX if not read_only else KEPT_PREFIX
+        messages.append(f"{unlisted:,} more kept journal{'s' if unlisted != 1 else ''} not listed here; "
+                        f"their edits were not applied either (kept as {where}*)")
     return messages
 
 
@@ -201,14 +222,18 @@ class OutsideChanges:
                     kept = path.name
             except OSError as exc:
                 log.warning("the journal could not be kept: %s", exc)
-        edits = self._pending
-        where = (f"the {edits:,} edits not yet folded into the data files are kept in {kept} (the next open "
-                 "applies them or lists each one it cannot)" if kept and edits else
-                 "no edit of this window is lost" if not edits else
+        pending = self._pending
+        # the journal itself is replayed at the next open; a kept copy is only listed there, never applied
+        then = ("the next open applies them or lists each one it cannot" if kept == JOURNAL_FILE else
+                "the next open lists each one; it does not apply them")
+        are = "is" if pending == 1 else "are"
+        where = (f"{edits(pending)} not yet folded into the data files {are} kept in {kept} ({then})"
+                 if kept and pending else
+                 "no edit of this window is lost" if not pending else
                  "this window's edits could not be kept (its journal was replaced)")
         problem = (f"the project was changed outside bertstudio since it was opened (a git pull, a sync folder?): "
                    f"{changed} is not the file bertstudio last wrote. Nothing more is written here, so the other "
                    f"side's files are not overwritten; {where}. Reopen the project")
         return DataError(problem, path=self.folder / changed,
-                         facts={"refusal": CHANGED_OUTSIDE, "changed": changed, "kept": kept or "", "edits": edits,
+                         facts={"refusal": CHANGED_OUTSIDE, "changed": changed, "kept": kept or "", "edits": pending,
                                 "opened": self.opened})

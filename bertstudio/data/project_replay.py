@@ -35,7 +35,7 @@ from bertstudio.data.journal import read_journal
 from bertstudio.data.project_labels import LABEL_OPS, apply_label_op, label_op_conflict, label_op_problem
 from bertstudio.data.project_meta import SPLITS
 from bertstudio.data.project_outside import (JOURNAL_FILE, UNAPPLIED_PREFIX, free_name, list_kept_journals,
-                                             unapplied_messages)
+                                             more_edits, unapplied_messages)
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 
@@ -152,7 +152,7 @@ class JournalReplay:
                 self._bump(entry["split"])  # type: ignore[attr-defined]
                 self._pending += 1
         if skipped > SKIPS_SHOWN:  # one line for the rest: a forged journal of 60,000 entries is not 60,000 lines
-            self.recovery_messages.append(f"{JOURNAL_FILE}: {skipped - SKIPS_SHOWN:,} more edits skipped")
+            self.recovery_messages.append(f"{JOURNAL_FILE}: {more_edits(skipped - SKIPS_SHOWN)} skipped")
         self._meta["labels_seq"] = self._seq
         if self.read_only:  # type: ignore[attr-defined]
             # nothing written (a project copied mid-write onto a stick or a share): the good entries

@@ -300,10 +300,14 @@ def changed_outside_text(facts: dict[str, Any]) -> str:
                "is not the file bertstudio wrote. Nothing more is saved here, so the other side's files are not "
                "overwritten.").format(file=facts.get("changed", "project.json"))
     edits, kept = facts.get("edits", 0), facts.get("kept")
-    if edits and kept:
+    if edits and kept == "labels.journal":
         said += " " + _tr("The %n edit(s) made here and not yet saved into the data files are kept in {file}; "
                           "reopening the project applies them or lists each one it cannot.", None, edits
                           ).format(file=kept)
+    elif edits and kept:  # a copy kept because the journal was replaced: the next open lists it, never applies it
+        said += " " + _tr("The %n edit(s) made here and not yet saved into the data files are kept in {file}; "
+                          "reopening the project lists each one but does not apply them: make them again.",
+                          None, edits).format(file=kept)
     elif edits:
         said += " " + _tr("The edits made here could not be kept: the project's journal was replaced.")
     return said + " " + _tr("Reopen the project (File > Open project…).")

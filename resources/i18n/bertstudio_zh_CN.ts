@@ -1030,23 +1030,30 @@
             <numerusform>此处所做、尚未存入数据文件的 %n 项编辑保存在 {file} 中；重新打开项目时会应用它们，或逐条列出无法应用的编辑。</numerusform>
         </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../bertstudio/ui/run_words.py" line="308"/>
+        <source>The %n edit(s) made here and not yet saved into the data files are kept in {file}; reopening the project lists each one but does not apply them: make them again.</source>
+        <translation>
+            <numerusform>此处所做、尚未存入数据文件的 %n 项编辑保存在 {file} 中；重新打开项目时会逐条列出它们，但不会应用：请重新进行这些编辑。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="312"/>
         <source>The edits made here could not be kept: the project&apos;s journal was replaced.</source>
         <translation>此处所做的编辑无法保留：项目的编辑日志已被替换。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="309"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="313"/>
         <source>Reopen the project (File &gt; Open project…).</source>
         <translation>请重新打开项目（文件 &gt; 打开项目…）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="319"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="323"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="324"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="328"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>

@@ -277,3 +277,41 @@ def test_another_projects_journal_in_a_project_from_before_generations_is_set_as
         assert _golds(opened, MINE) == [None] * 3
         unapplied = _unapplied(opened.recovery_messages)
         assert [m.split("not applied: ")[1] for m in unapplied[1:]] == [f"train row {r}: 'neg'" for r in MINE]
+
+
+def test_a_kept_journal_is_said_to_be_listed_not_applied_and_one_edit_is_one_edit(tmp_path: Path) -> None:
+    """The refusal promised 'the next open applies them' for a kept copy that the next open only lists;
+    and said '1 edits'."""
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.set_gold("train", 0, "neg")
+    (folder / "labels.journal.sync").write_bytes(b"")
+    os.replace(folder / "labels.journal.sync", folder / "labels.journal")
+    with pytest.raises(DataError) as refused:
+        project.set_gold("train", 3, "neg")
+    problem = refused.value.problem
+    assert "1 edit not yet folded into the data files is kept in labels.journal.kept-" in problem
+    assert "does not apply them" in problem and "applies them or lists" not in problem
+    with pytest.raises(DataError):
+        project.close()
+    with Project.open(folder) as again:
+        unapplied = _unapplied(again.recovery_messages)
+        assert "1 edit was not applied" in unapplied[0] and again.gold("train", 0) is None
+
+
+def test_many_kept_journals_are_listed_up_to_a_cap_then_counted(tmp_path: Path) -> None:
+    """10,000 kept journals made 20,000 recovery lines (a box taller than the screen)."""
+    from bertstudio.data.journal import encode_entry
+    from bertstudio.data.project_outside import MESSAGES_SHOWN
+
+    folder, _clone = _base(tmp_path)
+    line = encode_entry({"seq": 5, "op": "gold", "split": "train", "row": 0, "value": "neg"})
+    for i in range(200):
+        (folder / f"labels.journal.kept-2026{i:04d}").write_bytes(line)
+    with Project.open(folder) as opened:
+        messages = opened.recovery_messages
+        assert len(messages) <= MESSAGES_SHOWN + 1
+        assert messages[-1].startswith(f"{200 - MESSAGES_SHOWN // 2:,} more kept journals not listed")
+    assert not list(folder.glob("labels.journal.kept-*"))  # each set aside, so listed once
+    with Project.open(folder) as again:
+        assert again.recovery_messages == []
