@@ -299,7 +299,13 @@ class MainWindow(QMainWindow):
                 return False
         current = self.session.project
         if current is not None and _same_folder(folder, current.folder):
-            return True  # already open here (a second open would hit the project's own lock)
+            if current.closed or current.changed_outside() is None:
+                return True  # already open here (a second open would hit the project's own lock)
+            # it refuses every write since another program changed its files: the reopen its message
+            # asks for (its edits are kept in its journal or a kept copy; the close says where, once)
+            if not self.may_leave_project(lambda: self.open_project(folder)):
+                return False
+            self.session.close()
         if not self.may_leave_project(lambda: self.open_project(folder)):
             return False
         try:

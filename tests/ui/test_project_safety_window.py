@@ -480,3 +480,41 @@ def test_a_project_changed_outside_is_said_in_one_box_then_each_edit_is_refused_
     timer.stop()
     assert len(seen) == 1 and session.project is None  # the close: no second box
     assert (folder / "project.json").read_bytes() == theirs
+
+
+def test_a_kept_journal_copy_is_said_to_be_listed_at_the_reopen_not_applied(qapp):
+    """A copy kept because the journal was replaced is only listed by the next open: the line said
+    'reopening the project applies them'."""
+    from bertstudio.ui.run_words import changed_outside_text
+
+    kept = changed_outside_text({"changed": "labels.journal", "kept": "labels.journal.kept-20260101T000000Z",
+                                 "edits": 2})
+    assert "labels.journal.kept-20260101T000000Z" in kept and "does not apply them" in kept
+    assert "applies them" not in kept
+    own = changed_outside_text({"changed": "project.json", "kept": "labels.journal", "edits": 2})
+    assert "applies them or lists each one it cannot" in own
+
+
+def test_open_project_on_the_folder_that_refuses_reopens_it(qtbot, tmp_path):
+    """The refusal says 'Reopen the project (File > Open project…)'; opening the same folder did nothing
+    (the refusing project stayed open and every key was still refused)."""
+    from bertstudio.data.project_meta import encode_meta
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    session.apply_gold("train", 0, "neg", "label")
+    folder = tmp_path / "p"
+    pulled = json.loads((folder / "project.json").read_text())
+    pulled["name"] = "reviews (theirs)"
+    (folder / "pulled.json").write_bytes(encode_meta(pulled))
+    os.replace(folder / "pulled.json", folder / "project.json")
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    assert project.changed_outside() is not None
+    assert window.open_project(str(folder))
+    reopened = session.project
+    assert reopened is not project and project.closed and reopened.name == "reviews (theirs)"
+    assert reopened.changed_outside() is None
+    session.apply_gold("train", 1, "pos", "label")  # written again
+    assert reopened.gold("train", 1) == "pos"
+    window.close()
+    timer.stop()
