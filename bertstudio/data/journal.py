@@ -30,6 +30,7 @@ from typing import Any
 
 from bertstudio.data.atomic import append_durably, move_durably, open_append, truncate_durably
 from bertstudio.data.regular_file import read_regular_file
+from bertstudio.errors import DataError
 
 LINES_SHOWN = 20
 HEADER_OP = "journal"  # the first line of a journal file: whose it is (not an edit; see Journal)  # damaged lines named one by one in the recovery messages
@@ -186,6 +187,7 @@ class Journal:
         self.id: str | None = None  # the header's id (None: not started yet, or a journal from before headers)
         self.base: str | None = None  # the generation of project.json a journal started now continues
         self._known: Any = _UNSET  # (inode, size) of the file when closed; None: no file; unset: not checked
+        self._known_crc: int | None = None  # CRC-32 of its bytes when remembered
         self._ino = self._size = 0  # of the open file
 
     def _sig(self) -> tuple[int, int] | None:
@@ -195,15 +197,39 @@ class Journal:
             return None
         return st.st_ino, st.st_size
 
+    def _read(self) -> bytes | None:
+        try:
+            return read_regular_file(self.path, missing_ok=True)
+        except (OSError, DataError):
+            return None
+
     def remember(self) -> None:
         """The file as it is now is this process's own (after the open-time replay, a cut, a rotation)."""
         self._known = self._sig()
+        data = self._read() if self._known is not None else None
+        self._known_crc = None if data is None else zlib.crc32(data)
 
     def changed_outside(self) -> bool:
-        """Whether the file is no longer the one this process last read or wrote (one stat)."""
+        """Whether the file is no longer the one this process last read or wrote (one stat; a file of
+        the same size is read and compared: a copy of the same bytes, a touch, is no change)."""
+        now = self._sig()
         if self._file is not None:
-            return self._sig() != (self._ino, self._size)
-        return self._known is not _UNSET and self._sig() != self._known
+            if now == (self._ino, self._size):
+                return False
+            if now is None or now[1] != self._size or self._read() != self.contents():
+                return True
+            self.close()  # the same bytes under a new inode: append to the file the name holds now
+            self.remember()
+            return False
+        if self._known is _UNSET or now == self._known:
+            return False
+        if now is None or self._known is None or now[1] != self._known[1]:
+            return True
+        data = self._read()
+        if data is None or zlib.crc32(data) != self._known_crc:
+            return True
+        self._known = now
+        return False
 
     def _handle(self) -> Any:
         if self._file is None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.journal import read_journal
 from bertstudio.data.project_meta import MAX_META_BYTES, PROJECT_FILE
+from bertstudio.data.project_store import read_table
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import DataError
 
@@ -181,11 +182,32 @@ class OutsideChanges:
         if self._journal.changed_outside():
             return JOURNAL_FILE
         if deep:
-            for info in self._meta["splits"].values():
+            for split, info in self._meta["splits"].items():
                 known = self._data_sigs.get(info["file"])
-                if known is not None and file_sig(self.folder / info["file"]) != known:
-                    return info["file"]
+                now = file_sig(self.folder / info["file"])
+                if known is not None and now != known:
+                    if not self._same_data_file(split, info["file"], known, now):
+                        return info["file"]
+                    self._data_sigs[info["file"]] = now
         return None
+
+    def _same_data_file(self, split: str, relative: str, known: tuple[int, int, int],
+                   now: tuple[int, int, int] | None) -> bool:
+        """Whether the data file, changed on disk, holds the rows this process read from it (a touch,
+        a copy of the same bytes)."""
+        if now is None or now[1] != known[1]:
+            return False
+        if now[0] == known[0]:
+            # the same file, only its time changed (a touch): its rows cannot be compared with the
+            # mapped ones, which are the file's own; git and sync clients write a new file instead
+            return True
+        table = self._tables.get(split)  # type: ignore[attr-defined]  # still mapped from the file it read
+        if table is None:
+            return False
+        try:
+            return read_table(self.folder / relative, self.kind).equals(table)  # type: ignore[attr-defined]
+        except (OSError, DataError):
+            return False
 
     def changed_outside(self) -> DataError | None:
         """The refusal when another program changed the project's files (None while it has not)."""

@@ -155,13 +155,16 @@ def test_a_pull_with_no_edit_of_ours_closes_without_deleting_the_pulled_data(tmp
 
 
 def test_a_data_file_replaced_under_the_project_is_refused_before_folding(tmp_path: Path) -> None:
-    folder, _clone = _base(tmp_path)
+    # (a copy of the same rows was refused here too; it is no change now: see the test after this one)
+    folder, clone = _base(tmp_path)
     project = Project.open(folder)
     project.set_gold("train", 0, "neg")
     data = folder / project.split_info["train"]["file"]
+    with Project.open(clone) as colleague:
+        theirs = clone / colleague.split_info["train"]["file"]
     copy = data.with_name("copy.tmp")
-    shutil.copyfile(data, copy)
-    os.replace(copy, data)  # the same rows, but another program's file now
+    shutil.copyfile(theirs, copy)
+    os.replace(copy, data)  # other rows (the colleague's labels) under the same name
     with pytest.raises(DataError) as refused:
         project.close()
     assert refused.value.facts["changed"] == project.split_info["train"]["file"]
@@ -315,3 +318,23 @@ def test_many_kept_journals_are_listed_up_to_a_cap_then_counted(tmp_path: Path) 
     assert not list(folder.glob("labels.journal.kept-*"))  # each set aside, so listed once
     with Project.open(folder) as again:
         assert again.recovery_messages == []
+
+
+def test_a_data_file_or_journal_replaced_by_the_same_bytes_or_touched_is_no_outside_change(tmp_path: Path) -> None:
+    """A sync tool that writes back the same bytes (new inode), or a touch: the close was refused
+    ('data/train-….arrow is not the file bertstudio wrote'), and the journal's copy refused the next edit."""
+    folder, _clone = _base(tmp_path)
+    project = Project.open(folder)
+    project.set_gold("train", 0, "neg")
+    journal = folder / "labels.journal"
+    shutil.copyfile(journal, folder / "journal.tmp")
+    os.replace(folder / "journal.tmp", journal)
+    project.set_gold("train", 1, "pos")
+    data = folder / project.split_info["train"]["file"]
+    shutil.copyfile(data, folder / "data.tmp")
+    os.replace(folder / "data.tmp", data)
+    os.utime(data, ns=(1, 1))
+    project.close()
+    assert not list(folder.glob("labels.journal.kept-*"))
+    with Project.open(folder) as again:
+        assert again.recovery_messages == [] and _golds(again, (0, 1)) == ["neg", "pos"]
