@@ -42,6 +42,7 @@ from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 from bertstudio.ui.welcome import WelcomePanel
 
 log = logging.getLogger(__name__)
+RECOVERY_LINES_SHOWN = 12  # lines of the recovery box; all of them under its Show Details
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
@@ -347,7 +348,14 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("Project recovered"),
                           self.tr("Opening the project repaired it:"), QMessageBox.StandardButton.Ok, self)
         box.setObjectName("recoveryMessage")
-        box.setInformativeText("\n".join(messages))  # the core's words: file, place, what was done
+        # the core's words: file, place, what was done; a long list (a journal's edits, one line each)
+        # made a box taller than the screen, its OK out of reach: the rest is under Show Details
+        shown = messages[:RECOVERY_LINES_SHOWN]
+        more = len(messages) - len(shown)
+        if more:
+            shown.append(self.tr("…and %n more (Show Details…)", "", more))
+            box.setDetailedText("\n".join(messages))
+        box.setInformativeText("\n".join(shown))
         box.setWindowModality(Qt.WindowModality.NonModal)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.show()

@@ -2916,205 +2916,212 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="57"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="57"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="58"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="58"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="59"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="215"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="216"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="297"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="298"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="311"/>
         <location filename="../../bertstudio/ui/main_window.py" line="318"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="327"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="325"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="334"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="329"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="336"/>
         <source>It is open read-only in another window. Open it read-only here too? You can browse, predict and compare; labels and runs cannot be saved.</source>
         <translation>该项目已在另一个窗口中以只读方式打开。要在这里也以只读方式打开吗？可以浏览、预测和比较；标注和运行无法保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="331"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="338"/>
         <source>Open read-only</source>
         <translation>以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="340"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="348"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="342"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="349"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/main_window.py" line="356"/>
+        <source>…and %n more (Show Details…)</source>
+        <translation>
+            <numerusform>……另有 %n 条（见“显示详细信息…”）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="358"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="372"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="457"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="471"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="573"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="587"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="630"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="644"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="632"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="652"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="666"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="676"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="690"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="680"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="694"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="681"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="695"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="681"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="695"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="148"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="149"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="404"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="418"/>
         <source>Imported %1 into %2</source>
         <translation>已导入 %1到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="406"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="420"/>
         <source>Imported %1 into %2; the pages moved to %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面已转到 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="408"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
         <source>Imported %1 into %2; the pages stay on %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="410"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="424"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="500"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="514"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="500"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="514"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="576"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="570"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="575"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="589"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="576"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="590"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="657"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="671"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="658"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="672"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="659"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="667"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="673"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="681"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="668"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="682"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

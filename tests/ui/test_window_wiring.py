@@ -187,3 +187,23 @@ def test_each_project_event_reaches_its_one_signal(qtbot, tmp_path):
         assert seen[2:] == [("imported", "test")]
     finally:
         session.close()
+
+
+def test_a_long_recovery_list_keeps_the_box_on_the_screen(qtbot, tmp_path):
+    """A journal set aside with its edits listed one per line (hundreds of lines) made the recovery box
+    56,084 px tall on an 800 px screen, its OK out of reach: it shows the first lines, the count of the
+    rest, and every line under Show Details."""
+    window = _window(qtbot, tmp_path)
+    messages = [f"labels.journal.unapplied-x: edit {i} not applied: train row {i}: 'pos'" for i in range(300)]
+    window.show_recovery(messages)
+    box = window.recovery_box
+    shown = box.informativeText().splitlines()
+    assert shown[:12] == messages[:12] and len(shown) == 13 and "288 more" in shown[-1]
+    assert box.detailedText().splitlines() == messages
+    assert box.sizeHint().height() < 800
+    window.show_recovery(messages[:3])  # a short list: as before, no details
+    assert window.recovery_box.informativeText().splitlines() == messages[:3]
+    assert window.recovery_box.detailedText() == ""
+    box.close()
+    window.recovery_box.close()
+    window.close()
