@@ -186,16 +186,19 @@ class Journal:
         self.entries_written = 0
         self.id: str | None = None  # the header's id (None: not started yet, or a journal from before headers)
         self.base: str | None = None  # the generation of project.json a journal started now continues
-        self._known: Any = _UNSET  # (inode, size) of the file when closed; None: no file; unset: not checked
+        self._known: Any = _UNSET  # (inode, size, mtime) of the file when closed; None: no file; unset: not checked
         self._known_crc: int | None = None  # CRC-32 of its bytes when remembered
-        self._ino = self._size = 0  # of the open file
+        self._ino = self._size = self._mtime = 0  # of the open file, after this process's last write
+        self._crc = 0  # CRC-32 of the open file's bytes as this process left them
 
-    def _sig(self) -> tuple[int, int] | None:
+    def _sig(self) -> tuple[int, int, int] | None:
+        # the modification time too: git deletes and writes a file anew, and ext4 may give the new one
+        # the old inode number; a file of the same size written in place keeps both
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
             return None
-        return st.st_ino, st.st_size
+        return st.st_ino, st.st_size, st.st_mtime_ns
 
     def _read(self) -> bytes | None:
         try:
@@ -214,10 +217,14 @@ class Journal:
         the same size is read and compared: a copy of the same bytes, a touch, is no change)."""
         now = self._sig()
         if self._file is not None:
-            if now == (self._ino, self._size):
+            if now == (self._ino, self._size, self._mtime):
                 return False
-            if now is None or now[1] != self._size or self._read() != self.contents():
-                return True
+            data = self._read() if now is not None and now[1] == self._size else None
+            if data is None or zlib.crc32(data) != self._crc:  # against what this process wrote: a file
+                return True  # written in place keeps the inode, and the open file shows its new bytes too
+            if now[0] == self._ino:  # a touch
+                self._mtime = now[2]
+                return False
             self.close()  # the same bytes under a new inode: append to the file the name holds now
             self.remember()
             return False
@@ -235,7 +242,8 @@ class Journal:
         if self._file is None:
             self._file = open_append(self.path)
             st = os.fstat(self._file.fileno())
-            self._ino, self._size = st.st_ino, st.st_size
+            self._ino, self._size, self._mtime = st.st_ino, st.st_size, st.st_mtime_ns
+            self._crc = zlib.crc32(self.contents() or b"")  # then kept up to date by each append
         return self._file
 
     def append(self, body: dict[str, Any]) -> None:
@@ -253,9 +261,13 @@ class Journal:
         try:
             append_durably(f, data)
         except OSError:
-            self._size = os.fstat(f.fileno()).st_size  # cut back (or not): what is there now is ours
+            st = os.fstat(f.fileno())  # cut back (or not): what is there now is ours
+            self._size, self._mtime = st.st_size, st.st_mtime_ns
+            self._crc = zlib.crc32(self.contents() or b"")
             raise
-        self._size += len(data)
+        st = os.fstat(f.fileno())
+        self._size, self._mtime = st.st_size, st.st_mtime_ns
+        self._crc = zlib.crc32(data, self._crc)
         if header_id is not None:
             self.id = header_id
         self.entries_written += 1
@@ -286,6 +298,8 @@ class Journal:
 
     def close(self) -> None:
         if self._file is not None:
+            data = self.contents()
             self._file.close()
             self._file = None
-            self._known = (self._ino, self._size)
+            self._known = (self._ino, self._size, self._mtime)  # the file as this process left it
+            self._known_crc = None if data is None else zlib.crc32(data)

@@ -338,3 +338,66 @@ def test_a_data_file_or_journal_replaced_by_the_same_bytes_or_touched_is_no_outs
     assert not list(folder.glob("labels.journal.kept-*"))
     with Project.open(folder) as again:
         assert again.recovery_messages == [] and _golds(again, (0, 1)) == ["neg", "pos"]
+
+
+def test_a_journal_rewritten_in_place_or_anew_with_the_same_size_is_told(tmp_path: Path) -> None:
+    """The journal was compared by (inode, size) and with the open file's own bytes: a file written in
+    place (rsync --inplace, some sync clients) keeps the inode, and the open file shows its new bytes
+    too; and git's delete-and-write may get the old inode number back on ext4. Each went unnoticed,
+    and the other side's journal was appended to. Now against what this process wrote (CRC) and the
+    modification time; a touch stays no change."""
+    folder = tmp_path / "proj"
+    make_project(folder, "sentence", ["neg", "pos"], {"train": [{"text": f"row {i}", "label": None}
+                                                                   for i in range(6)]}).close()
+    project = Project.open(folder)
+    project.set_gold("train", 0, "pos")
+    journal = folder / "labels.journal"
+    os.utime(journal, ns=(1, 1))  # a touch
+    assert project.changed_outside() is None
+    project.set_gold("train", 1, "neg")
+    data = journal.read_bytes()
+    with open(journal, "r+b") as f:  # the other copy's row 0, written in place: same inode, same size
+        f.write(data.replace(b'"pos"', b'"neg"'))
+    assert project.changed_outside() is not None
+    with pytest.raises(DataError):
+        project.set_gold("train", 2, "pos")
+    project.close(compact=False)
+
+    before = tmp_path / "before"  # before this process's first edit: only the file it read at open is known
+    make_project(before, "sentence", ["neg", "pos"], {"train": [{"text": f"row {i}", "label": None}
+                                                                   for i in range(6)]}).close()
+    first = Project.open(before)
+    first.set_gold("train", 0, "pos")
+    first.close(compact=False)  # its edit left in the journal the next open reads
+    project = Project.open(before)
+    journal = before / "labels.journal"
+    data = journal.read_bytes()
+    st = os.stat(journal)
+    with open(journal, "r+b") as f:
+        f.write(data.replace(b'"pos"', b'"neg"'))
+    os.utime(journal, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert project.changed_outside() is not None
+    project.close(compact=False)
+
+
+def test_a_data_file_name_this_project_used_again_is_its_own(tmp_path: Path) -> None:
+    """Replace, then restore, restore, restore: the third restore wrote a data file under a name an
+    earlier file of this session had, the project remembered that earlier file's size and inode, and
+    the next Save said "changed outside bertstudio" and refused every edit until a reopen."""
+    from bertstudio.data.examples import from_records
+
+    labels = ["neg", "pos"]
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=labels)
+    project.import_examples(from_records("sentence", [{"text": f"old {i}", "label": labels[i % 2]}
+                                                      for i in range(10)], labels=labels), "train")
+    backup = project.import_examples(from_records("sentence", [{"text": f"new {i}", "label": labels[i % 2]}
+                                                               for i in range(4)], labels=labels), "train", replace=True)
+    for _ in range(3):  # undo, redo, undo: the last one writes data/train-00000000-1.arrow again
+        backup = project.restore_split_backup(backup["id"])
+    project.rename_label("neg", "negative")
+    project.compact()
+    project.set_gold("train", 0, "pos")
+    assert project.changed_outside() is None
+    project.close()
+    with Project.open(tmp_path / "p") as again:
+        assert again.recovery_messages == [] and again.gold("train", 0) == "pos"
