@@ -420,6 +420,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay, OutsideChanges):
                                              self._overlay.column(split, table))
                     written.append(store.write_split(self.folder, split, self._seq, table))
                     meta["splits"][split]["file"] = written[-1].relative_to(self.folder).as_posix()
+                    self._remember_data(meta["splits"][split]["file"])  # ours: a name may be used again
                 meta["data_seq"] = meta["labels_seq"] = self._seq
                 self._commit_meta(meta)
             except (OSError, DataError) as exc:

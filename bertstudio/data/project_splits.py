@@ -218,6 +218,9 @@ class SplitOps:
             for name in new_labels:
                 meta["labels"].append({"name": name, "color": default_color(len(meta["labels"]))})
             made.append(store.write_split(self.folder, split, self._seq, table))  # type: ignore[attr-defined]
+            # ours, remembered as written: a name an earlier file of this session had (restored, then
+            # replaced again) was taken for another program's file, and every edit was refused
+            self._remember_data(made[-1].relative_to(self.folder).as_posix())  # type: ignore[attr-defined]
             # The rows' lineage: new when the split's rows are replaced (or first stored), kept when
             # rows are appended, so state kept per row number (the assistant's audit set, skips and
             # chart) stays valid through an "Add example" or an appending import.
