@@ -186,10 +186,10 @@ class Journal:
         self.entries_written = 0
         self.id: str | None = None  # the header's id (None: not started yet, or a journal from before headers)
         self.base: str | None = None  # the generation of project.json a journal started now continues
-        self._known: Any = _UNSET  # (inode, size, mtime) of the file when closed; None: no file; unset: not checked
-        self._known_crc: int | None = None  # CRC-32 of its bytes when remembered
-        self._ino = self._size = self._mtime = 0  # of the open file, after this process's last write
-        self._crc = 0  # CRC-32 of the open file's bytes as this process left them
+        # the file as this process last read or wrote it, open or not: (inode, size, mtime), None when
+        # there is none, unset before it was read; and the CRC-32 of its bytes
+        self._known: Any = _UNSET
+        self._known_crc: int | None = None
 
     def _sig(self) -> tuple[int, int, int] | None:
         # the modification time too: git deletes and writes a file anew, and ext4 may give the new one
@@ -216,34 +216,26 @@ class Journal:
         """Whether the file is no longer the one this process last read or wrote (one stat; a file of
         the same size is read and compared: a copy of the same bytes, a touch, is no change)."""
         now = self._sig()
-        if self._file is not None:
-            if now == (self._ino, self._size, self._mtime):
-                return False
-            data = self._read() if now is not None and now[1] == self._size else None
-            if data is None or zlib.crc32(data) != self._crc:  # against what this process wrote: a file
-                return True  # written in place keeps the inode, and the open file shows its new bytes too
-            if now[0] == self._ino:  # a touch
-                self._mtime = now[2]
-                return False
-            self.close()  # the same bytes under a new inode: append to the file the name holds now
-            self.remember()
-            return False
         if self._known is _UNSET or now == self._known:
             return False
         if now is None or self._known is None or now[1] != self._known[1]:
             return True
         data = self._read()
-        if data is None or zlib.crc32(data) != self._known_crc:
-            return True
-        self._known = now
+        if data is None or zlib.crc32(data) != self._known_crc:  # against what this process wrote: a file
+            return True  # written in place keeps the inode, and an open file shows its new bytes too
+        if self._file is not None and now[0] != self._known[0]:
+            self.close()  # the same bytes under a new inode: append to the file the name holds now
+        self._known = now  # a touch, or the same bytes anew
         return False
 
     def _handle(self) -> Any:
         if self._file is None:
             self._file = open_append(self.path)
             st = os.fstat(self._file.fileno())
-            self._ino, self._size, self._mtime = st.st_ino, st.st_size, st.st_mtime_ns
-            self._crc = zlib.crc32(self.contents() or b"")  # then kept up to date by each append
+            sig = (st.st_ino, st.st_size, st.st_mtime_ns)
+            if sig != self._known or self._known_crc is None:  # not the file read at open: its bytes now
+                self._known_crc = zlib.crc32(self.contents() or b"")
+            self._known = sig  # then kept up to date by each append
         return self._file
 
     def append(self, body: dict[str, Any]) -> None:
@@ -255,19 +247,19 @@ class Journal:
         f = self._handle()
         data = encode_entry(body)
         header_id = None
-        if self._size == 0 and body["seq"] > 0:
+        if self._known[1] == 0 and body["seq"] > 0:
             header_id = secrets.token_hex(8)
             data = encode_entry({"seq": body["seq"] - 1, "op": HEADER_OP, "id": header_id, "base": self.base}) + data
         try:
             append_durably(f, data)
         except OSError:
             st = os.fstat(f.fileno())  # cut back (or not): what is there now is ours
-            self._size, self._mtime = st.st_size, st.st_mtime_ns
-            self._crc = zlib.crc32(self.contents() or b"")
+            self._known = (st.st_ino, st.st_size, st.st_mtime_ns)
+            self._known_crc = zlib.crc32(self.contents() or b"")
             raise
         st = os.fstat(f.fileno())
-        self._size, self._mtime = st.st_size, st.st_mtime_ns
-        self._crc = zlib.crc32(data, self._crc)
+        self._known = (st.st_ino, st.st_size, st.st_mtime_ns)
+        self._known_crc = zlib.crc32(data, self._known_crc)
         if header_id is not None:
             self.id = header_id
         self.entries_written += 1
@@ -297,9 +289,6 @@ class Journal:
         self.remember()
 
     def close(self) -> None:
-        if self._file is not None:
-            data = self.contents()
+        if self._file is not None:  # what is known of it stays: the file as this process left it
             self._file.close()
             self._file = None
-            self._known = (self._ino, self._size, self._mtime)  # the file as this process left it
-            self._known_crc = None if data is None else zlib.crc32(data)
