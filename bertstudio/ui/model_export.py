@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel, QLineEdit, QMessageBox, QProgressDialog,
     QProgressBar, QVBoxLayout, QWidget,
@@ -122,31 +122,32 @@ def export_step_text(step: Any) -> str:
     return texts.get(getattr(step, "step", None), str(step))  # type: ignore[arg-type]
 
 
+# An export's refusals (their error's facts: train/onnx_export.check_target, data/atomic's
+# check_folder_path) in the UI's words, each filled from the facts' folder, parent and model
+_EXPORT_REFUSALS = {
+    "folder_is_file": QT_TRANSLATE_NOOP("_ExportProgress", "{folder} is a file, not a folder: choose a new folder "
+                                        "or an existing one."),
+    "parent_is_file": QT_TRANSLATE_NOOP("_ExportProgress", "{parent} is a file, so no folder can be made inside "
+                                        "it: choose another folder."),
+    "folder_not_writable": QT_TRANSLATE_NOOP("_ExportProgress", "No permission to write in {folder}: choose a folder "
+                                             "you can write in."),
+    "parent_not_writable": QT_TRANSLATE_NOOP("_ExportProgress", "No permission to create a folder in {parent}: choose "
+                                             "a folder you can write in."),
+    "export_not_empty": QT_TRANSLATE_NOOP("_ExportProgress", "The export folder {folder} is not empty, and an export "
+                                          "never overwrites files: choose a new or empty folder."),
+    "export_in_model": QT_TRANSLATE_NOOP("_ExportProgress", "The export folder {folder} is inside the model folder "
+                                         "{model}: choose a folder outside it."),
+}
+
+
 def export_refusal(facts: dict[str, Any]) -> str | None:
-    """An export's refusal (its error's facts: train/onnx_export.check_target, data/atomic's
-    check_folder_path; from the export's child too) in the UI's language; None for one not known
+    """An export's refusal (from the export's child too) in the UI's language; None for one not known
     here, shown as the core wrote it (the "Export failed" box said them in English in zh_CN)."""
-    refusal, folder = facts.get("refusal"), facts.get("folder", "")
-    if refusal == "folder_is_file":
-        return QCoreApplication.translate("_ExportProgress", "{folder} is a file, not a folder: choose a new folder "
-                                          "or an existing one.").format(folder=folder)
-    if refusal == "parent_is_file":
-        return QCoreApplication.translate("_ExportProgress", "{parent} is a file, so no folder can be made inside "
-                                          "it: choose another folder.").format(parent=facts.get("parent", ""))
-    if refusal == "folder_not_writable":
-        return QCoreApplication.translate("_ExportProgress", "No permission to write in {folder}: choose a folder "
-                                          "you can write in.").format(folder=folder)
-    if refusal == "parent_not_writable":
-        return QCoreApplication.translate("_ExportProgress", "No permission to create a folder in {parent}: choose "
-                                          "a folder you can write in.").format(parent=facts.get("parent", ""))
-    if refusal == "export_not_empty":
-        return QCoreApplication.translate("_ExportProgress", "The export folder {folder} is not empty, and an export "
-                                          "never overwrites files: choose a new or empty folder.").format(folder=folder)
-    if refusal == "export_in_model":
-        return QCoreApplication.translate("_ExportProgress", "The export folder {folder} is inside the model folder "
-                                          "{model}: choose a folder outside it.").format(folder=folder,
-                                                                                       model=facts.get("model", ""))
-    return None
+    text = _EXPORT_REFUSALS.get(facts.get("refusal"))  # type: ignore[arg-type]
+    if text is None:
+        return None
+    return QCoreApplication.translate("_ExportProgress", text).format(
+        **{key: facts.get(key, "") for key in ("folder", "parent", "model")})
 
 
 class _ExportProgress(QProgressDialog):

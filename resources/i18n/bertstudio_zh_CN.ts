@@ -273,22 +273,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="390"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="391"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="394"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="395"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="395"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="396"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="391"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="392"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -3714,152 +3714,152 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="188"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="189"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="191"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="192"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="192"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="193"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="203"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="204"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="204"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="205"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="206"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="207"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="208"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="209"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="213"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="214"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="233"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="234"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="234"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="235"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="285"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="286"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="288"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="289"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="290"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="291"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="299"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="300"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="302"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="303"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="312"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="313"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="316"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="317"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="319"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="320"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="327"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="328"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="338"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="339"/>
         <source>loading {file} as `bertstudio predict` would and predicting one example</source>
         <translation>正在像 `bertstudio predict` 那样加载 {file} 并预测一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="342"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="343"/>
         <source>checking which files go up (the model&apos;s own files; no links, no hidden files)</source>
         <translation>正在检查要上传哪些文件（仅模型自己的文件；不含链接和隐藏文件）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="344"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="345"/>
         <source>loading the model as `bertstudio predict` would (config, tokenizer, weights) and predicting one example</source>
         <translation>正在像 `bertstudio predict` 那样加载模型（配置、分词器、权重）并预测一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="347"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="348"/>
         <source>writing the model card</source>
         <translation>正在撰写模型卡片</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="348"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="349"/>
         <source>creating the repository</source>
         <translation>正在创建仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="349"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="350"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="362"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="363"/>
         <source>{names} and {n} more</source>
         <translation>{names} 等另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="365"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="366"/>
         <source>uploading {count} files ({mb} MB); left out: README.md (a generated model card goes up in its place); {names} (not model files)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）；未上传：README.md（改为上传生成的模型卡片）；{names}（不是模型文件）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="368"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="369"/>
         <source>uploading {count} files ({mb} MB); left out: README.md (a generated model card goes up in its place)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）；未上传：README.md（改为上传生成的模型卡片）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="371"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="372"/>
         <source>uploading {count} files ({mb} MB); left out: {names} (not model files)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）；未上传：{names}（不是模型文件）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="374"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="375"/>
         <source>uploading {count} files ({mb} MB)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）</translation>
     </message>
@@ -6501,52 +6501,52 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="131"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
         <source>{folder} is a file, not a folder: choose a new folder or an existing one.</source>
         <translation>{folder} 是一个文件，不是文件夹：请选择一个新文件夹或已有的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="134"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="130"/>
         <source>{parent} is a file, so no folder can be made inside it: choose another folder.</source>
         <translation>{parent} 是一个文件，无法在其中创建文件夹：请选择另一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="137"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="132"/>
         <source>No permission to write in {folder}: choose a folder you can write in.</source>
         <translation>没有在 {folder} 中写入的权限：请选择一个可以写入的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="134"/>
         <source>No permission to create a folder in {parent}: choose a folder you can write in.</source>
         <translation>没有在 {parent} 中创建文件夹的权限：请选择一个可以写入的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="136"/>
         <source>The export folder {folder} is not empty, and an export never overwrites files: choose a new or empty folder.</source>
         <translation>导出文件夹 {folder} 不是空的，而导出从不覆盖文件：请选择一个新的或空的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="146"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
         <source>The export folder {folder} is inside the model folder {model}: choose a folder outside it.</source>
         <translation>导出文件夹 {folder} 位于模型文件夹 {model} 之内：请选择该文件夹之外的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="156"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="157"/>
         <source>Starting the export…</source>
         <translation>正在启动导出…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="157"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="158"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="172"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="173"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="178"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="179"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
