@@ -231,3 +231,12 @@ def tiny_family(out: Path, family: str) -> Path:
     model_cls(config).save_pretrained(out)
     tok_cls(tokenizer_object=tok, model_max_length=512, **specials).save_pretrained(out)
     return out
+
+
+def show_active(qtbot: Any, window: Any) -> None:
+    """Show ``window`` and wait until it is the active window, so that the keys QTest sends reach it."""
+    from PySide6.QtWidgets import QApplication
+
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)

@@ -13,6 +13,7 @@ from bertstudio.data.project import Project
 from bertstudio.errors import DataError
 from bertstudio.ui.add_example_dialog import AddExampleDialog, fields_for, record_for
 from bertstudio.ui.session import ProjectSession
+from helpers import show_active
 
 
 def _type(dialog: AddExampleDialog, **values: str) -> None:
@@ -122,8 +123,7 @@ def test_label_keys_while_typing_and_the_split_the_user_picks(main_window, qtbot
     main_window.findChild(QAction, "addExamplesAction").trigger()
     dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
     assert dialog.split_combo.currentData() == "train"  # ... but new examples go to train unless picked
-    dialog.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    show_active(qtbot, dialog)
     text = dialog.editors["text"]
     text.setFocus()
     qtbot.keyClicks(text, "10 out of 10, loved it")
@@ -229,8 +229,7 @@ def test_keys_only_focus_starts_in_the_text_and_ctrl_return_adds(main_window, qt
     session = main_window.session
     main_window.findChild(QAction, "addExamplesAction").trigger()
     dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
-    dialog.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    show_active(qtbot, dialog)
     text = dialog.editors["text"]
     assert dialog.focusWidget() is text
     qtbot.keyClicks(dialog.focusWidget(), "the movie was good and fun")
@@ -252,9 +251,7 @@ def test_keys_only_enter_in_a_one_line_field_adds(qtbot, tmp_path):
     try:
         dialog = AddExampleDialog(session)
         qtbot.addWidget(dialog)
-        dialog.show()
-        dialog.activateWindow()
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+        show_active(qtbot, dialog)
         assert dialog.focusWidget() is dialog.editors["context"]
         qtbot.keyClicks(dialog.focusWidget(), "Ada Lovelace lived in London.")
         qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Tab)

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QScrollArea
 
 from bertstudio.ui.session import ProjectSession
 from bertstudio.ui.training_page import TrainingPage
-from helpers import make_project
+from helpers import make_project, show_active
 
 ROWS = [{"text": f"the film was {w}", "label": "pos" if i % 2 else "neg"} for i, w in enumerate(["good", "bad"] * 4)]
 
@@ -49,9 +49,7 @@ def test_the_train_pages_scroll_areas_are_no_tab_stops(qtbot, tmp_path):
     try:
         page = TrainingPage(session)
         qtbot.addWidget(page)
-        page.show()
-        page.activateWindow()
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is page)
+        show_active(qtbot, page)
         chain = _tab_chain(qtbot, page.start_button)
         assert page.epochs_spin in chain and page.start_button in chain  # the settings are reached
         assert [w.objectName() for w in chain if isinstance(w, QScrollArea)] == []
@@ -218,9 +216,7 @@ def test_alt_letters_reach_the_new_project_fields_and_ctrl_return_starts_trainin
         from PySide6.QtWidgets import QFormLayout
 
         assert dialog.findChild(QFormLayout).labelForField(dialog.name_edit).text() == "名称(&N):"
-    dialog.show()
-    dialog.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    show_active(qtbot, dialog)
     qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
     assert dialog.focusWidget() is dialog.folder_edit
     qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)
@@ -231,9 +227,7 @@ def test_alt_letters_reach_the_new_project_fields_and_ctrl_return_starts_trainin
     try:
         page = TrainingPage(session)
         qtbot.addWidget(page)
-        page.show()
-        page.activateWindow()
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is page)
+        show_active(qtbot, page)
         page.set_model_source(str(tmp_path / "no-such-model"))  # fails at once, readably, as a click on Start
         page.epochs_spin.setFocus()
         with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
