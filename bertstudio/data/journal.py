@@ -176,8 +176,9 @@ class Journal:
     sync folder) number their edits alike from the same project.json; the header is what tells
     the open-time replay that a journal was made on another copy (project_replay).
 
-    The journal also remembers the file as it last read or wrote it (inode and size, one stat),
-    so :meth:`changed_outside` tells a journal replaced or written by someone else.
+    The journal also remembers the file as it last read or wrote it (inode, size and modification
+    time, one stat; and its bytes), so :meth:`changed_outside` tells a journal replaced or written
+    by someone else, and :meth:`own_bytes` still has this process's edits once it was.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -187,9 +188,11 @@ class Journal:
         self.id: str | None = None  # the header's id (None: not started yet, or a journal from before headers)
         self.base: str | None = None  # the generation of project.json a journal started now continues
         # the file as this process last read or wrote it, open or not: (inode, size, mtime), None when
-        # there is none, unset before it was read; and the CRC-32 of its bytes
+        # there is none, unset before it was read; and its bytes (None: none, or unreadable). The bytes,
+        # not a checksum: once another program wrote the file in place, the open file shows that
+        # program's bytes too, and these are the only copy of this process's edits (the kept copy)
         self._known: Any = _UNSET
-        self._known_crc: int | None = None
+        self._own: bytearray | None = None
 
     def _sig(self) -> tuple[int, int, int] | None:
         # the modification time too: git deletes and writes a file anew, and ext4 may give the new one
@@ -210,7 +213,7 @@ class Journal:
         """The file as it is now is this process's own (after the open-time replay, a cut, a rotation)."""
         self._known = self._sig()
         data = self._read() if self._known is not None else None
-        self._known_crc = None if data is None else zlib.crc32(data)
+        self._own = None if data is None else bytearray(data)
 
     def changed_outside(self) -> bool:
         """Whether the file is no longer the one this process last read or wrote (one stat; a file of
@@ -221,8 +224,8 @@ class Journal:
         if now is None or self._known is None or now[1] != self._known[1]:
             return True
         data = self._read()
-        if data is None or zlib.crc32(data) != self._known_crc:  # against what this process wrote: a file
-            return True  # written in place keeps the inode, and an open file shows its new bytes too
+        if data is None or data != self._own:  # against what this process wrote: a file written
+            return True  # in place keeps the inode, and an open file shows its new bytes too
         if self._file is not None and now[0] != self._known[0]:
             self.close()  # the same bytes under a new inode: append to the file the name holds now
         self._known = now  # a touch, or the same bytes anew
@@ -233,8 +236,8 @@ class Journal:
             self._file = open_append(self.path)
             st = os.fstat(self._file.fileno())
             sig = (st.st_ino, st.st_size, st.st_mtime_ns)
-            if sig != self._known or self._known_crc is None:  # not the file read at open: its bytes now
-                self._known_crc = zlib.crc32(self.contents() or b"")
+            if sig != self._known or self._own is None:  # not the file read at open: its bytes now
+                self._own = bytearray(self.contents() or b"")
             self._known = sig  # then kept up to date by each append
         return self._file
 
@@ -253,20 +256,29 @@ class Journal:
         try:
             append_durably(f, data)
         except OSError:
-            st = os.fstat(f.fileno())  # cut back (or not): what is there now is ours
-            self._known = (st.st_ino, st.st_size, st.st_mtime_ns)
-            self._known_crc = zlib.crc32(self.contents() or b"")
-            raise
+            now = self.contents() or b""
+            if now.startswith(self._own):  # cut back, or (the cut failed) this write's torn tail: ours
+                st = os.fstat(f.fileno())
+                self._known = (st.st_ino, st.st_size, st.st_mtime_ns)
+                self._own = bytearray(now)
+            raise  # (anything else is another program's: the next check tells it)
         st = os.fstat(f.fileno())
         self._known = (st.st_ino, st.st_size, st.st_mtime_ns)
-        self._known_crc = zlib.crc32(data, self._known_crc)
+        self._own += data
         if header_id is not None:
             self.id = header_id
         self.entries_written += 1
 
+    def own_bytes(self) -> bytes | None:
+        """The journal as this process last read or wrote it (its header, the edits it read at open
+        and those it appended since), whatever another program did to the file since; None when
+        there was none. What a kept copy holds (project_outside)."""
+        return None if self._own is None else bytes(self._own)
+
     def contents(self) -> bytes | None:
         """The bytes of the open file (the one this process appends to, even when its name now
-        holds another file); None when none is open."""
+        holds another file, or another program wrote it in place); None when none is open. Not
+        this process's edits once :meth:`changed_outside` said so: :meth:`own_bytes` are."""
         if self._file is None:
             return None
         self._file.seek(0)

@@ -237,7 +237,9 @@ class OutsideChanges:
         if self._journal.changed_outside():  # its name holds another file now: keep ours under a new name
             kept = None
             try:
-                data = self._journal.contents()
+                # what this process read and wrote, not the file's bytes: a file written in place (cp,
+                # rsync --inplace) shows the other side's bytes through the open file as well
+                data = self._journal.own_bytes()
                 if data:
                     path = free_name(self.folder, KEPT_PREFIX)
                     atomic_write_bytes(path, data)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bertstudio.data.journal import read_journal
 from bertstudio.data.project import Project
 from bertstudio.errors import DataError
 from helpers import make_project
@@ -401,3 +402,66 @@ def test_a_data_file_name_this_project_used_again_is_its_own(tmp_path: Path) -> 
     project.close()
     with Project.open(tmp_path / "p") as again:
         assert again.recovery_messages == [] and again.gold("train", 0) == "pos"
+
+
+def _foreign_journal(tmp_path: Path, folder: Path) -> bytes:
+    """A clone's journal, its rows 6-8 'pos' not yet folded (a sync folder brings it while it is open there)."""
+    clone = tmp_path / "clone-open"
+    shutil.copytree(folder, clone, ignore=shutil.ignore_patterns("project.lock"))
+    other = Project.open(clone)
+    for row in THEIRS:
+        other.set_gold("train", row, "pos")
+    other.close(compact=False)
+    return (clone / "labels.journal").read_bytes()
+
+
+def _in_place(journal: Path, data: bytes) -> None:
+    with open(journal, "r+b") as f:  # cp, rsync --inplace: the same inode, which this process has open
+        f.write(data)
+        f.truncate()
+
+
+@pytest.mark.parametrize("how", ["in place", "appended", "truncated", "deleted", "renamed over",
+                                 "in place before any edit here"])
+def test_the_kept_journal_holds_this_windows_edits_whatever_the_other_program_did(tmp_path: Path, how: str) -> None:
+    """The kept copy was written from the open file: after a write in place (cp, rsync --inplace) that
+    showed the other side's edits, so this window's were in no file, and the next open listed the
+    other side's (applied) edits as "not applied"; before any edit here no file was open, and the
+    edits read at open were "could not be kept"."""
+    folder = tmp_path / "proj"
+    make_project(folder, "sentence", ["neg", "pos"], {"train": [{"text": f"row {i}", "label": None}
+                                                                   for i in range(10)]}).close()
+    theirs = _foreign_journal(tmp_path, folder)
+    project = Project.open(folder)
+    for row in MINE[:2]:
+        project.set_gold("train", row, "neg")
+    if how == "in place before any edit here":  # the edits are the journal this open read (not yet folded)
+        project.close(compact=False)
+        project = Project.open(folder)
+    journal = folder / "labels.journal"
+    if how.startswith("in place"):
+        _in_place(journal, theirs)
+    elif how == "appended":
+        with open(journal, "ab") as f:
+            f.write(theirs.splitlines(keepends=True)[-1])
+    elif how == "truncated":
+        _in_place(journal, b"")
+    elif how == "deleted":
+        journal.unlink()
+    else:
+        (folder / "journal.tmp").write_bytes(theirs)
+        os.replace(folder / "journal.tmp", journal)
+    with pytest.raises(DataError) as refused:
+        project.set_gold("train", 3, "neg")
+    project.close(compact=False)
+    kept = list(folder.glob("labels.journal.kept-*"))
+    assert refused.value.facts["kept"] == kept[0].name and len(kept) == 1
+    entries = read_journal(kept[0]).entries
+    assert [(e["row"], e["value"]) for e in entries] == [(0, "neg"), (1, "neg")]
+    assert read_journal(kept[0]).header is not None  # whose journal it was
+    if how.startswith("in place"):
+        with Project.open(folder) as again:
+            unapplied = _unapplied(again.recovery_messages)
+            assert "2 edits were not applied" in unapplied[0]
+            assert [m.split("not applied: ")[1] for m in unapplied[1:]] == ["train row 0: 'neg'", "train row 1: 'neg'"]
+            assert _golds(again, MINE[:2]) == [None, None] and _golds(again, THEIRS) == ["pos"] * 3
