@@ -61,6 +61,26 @@ class BertStudioError(Exception):
         return self.message.replace("\n", " ")
 
 
+class Said(str):
+    """The core's English sentence (a str, as the CLI prints it), with what it says as data for an
+    interface that says it in its own language: ``kind`` (which sentence) and ``facts`` (its names
+    and numbers). The Runs page and the Resume box said "it kept no checkpoint to go on from" in
+    English inside the Chinese window. (Here, beside the errors' facts, so that every layer of
+    the core may say one: data/ too, below train/.)"""
+
+    kind: str
+    facts: dict[str, Any]
+
+    def __new__(cls, text: str, kind: str, **facts: Any) -> "Said":
+        said = super().__new__(cls, text)
+        said.kind, said.facts = kind, facts
+        return said
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, Any]]:
+        """copy, deepcopy (dataclasses.asdict) and pickle make it again with its kind and facts."""
+        return (str(self), self.kind), dict(self.facts)
+
+
 class DataError(BertStudioError):
     """Input data that cannot be read or does not fit the task."""
 

@@ -60,7 +60,7 @@ from bertstudio.data.project_store import RUNS_DIR, unportable_name
 from bertstudio.data.project_lock import RUN_LOCK_FILE, lock_run_folder, run_folder_locked, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
-from bertstudio.errors import ConfigError, DataError, TrainingError
+from bertstudio.errors import ConfigError, DataError, Said, TrainingError  # Said: its home is errors; imported from here too
 from bertstudio.data.kinds import kind_names
 from bertstudio.train.config import TrainConfig, fit_doc_stride, maps_examples, read_settings, unused_settings
 from bertstudio.train.events import (Event, PhaseChanged, RunFinished, RunStarted, event_from_dict, event_to_dict,
@@ -1270,25 +1270,6 @@ class RunInfoCache:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-class Said(str):
-    """The core's English sentence (a str, as the CLI prints it), with what it says as data for an
-    interface that says it in its own language: ``kind`` (which sentence) and ``facts`` (its names
-    and numbers). The Runs page and the Resume box said "it kept no checkpoint to go on from" in
-    English inside the Chinese window."""
-
-    kind: str
-    facts: dict[str, Any]
-
-    def __new__(cls, text: str, kind: str, **facts: Any) -> "Said":
-        said = super().__new__(cls, text)
-        said.kind, said.facts = kind, facts
-        return said
-
-    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, Any]]:
-        """copy, deepcopy (dataclasses.asdict) and pickle make it again with its kind and facts."""
-        return (str(self), self.kind), dict(self.facts)
 
 
 def interrupted_message(folder: Path) -> Said:
