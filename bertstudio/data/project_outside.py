@@ -30,7 +30,7 @@ from bertstudio.data.journal import read_journal
 from bertstudio.data.project_meta import MAX_META_BYTES, PROJECT_FILE
 from bertstudio.data.project_store import read_table
 from bertstudio.data.regular_file import read_regular_file
-from bertstudio.errors import DataError
+from bertstudio.errors import DataError, Said
 
 if TYPE_CHECKING:
     from bertstudio.data.journal import Journal
@@ -90,15 +90,30 @@ def more_edits(n: int) -> str:
     return f"{n:,} more edit" if n == 1 else f"{n:,} more edits"
 
 
+# why edits were not applied (the facts' ``why``), in the core's words
+UNAPPLIED_WHY = {
+    CHANGED_OUTSIDE: "the project was changed outside bertstudio while they were made, and its journal was replaced",
+    "other_version": "they were made on another version of project.json, which replaced it since: a git pull, "
+                     "a sync folder?",
+}
+
+
 def unapplied_messages(name: str, entries: list[dict[str, Any]], why: str) -> list[str]:
-    """The recovery messages for ``entries`` (kept in the file ``name``) that were not applied."""
+    """The recovery messages for ``entries`` (kept in the file ``name``) that were not applied, ``why``
+    a key of :data:`UNAPPLIED_WHY`. Each is a :class:`Said` (kinds ``unapplied``, ``unapplied_edit``
+    with the entry as ``edit``, ``unapplied_more``; facts ``file``, ``edits``, ``seq``) for the window
+    to say in its language."""
     if not entries:
         return []
-    were = "was" if len(entries) == 1 else "were"
-    out = [f"{name}: {edits(len(entries))} {were} not applied ({why}); kept in that file:"]
-    out += [f"{name}: edit {e['seq']} not applied: {describe_edit(e)}" for e in entries[:ENTRIES_SHOWN]]
-    if len(entries) > ENTRIES_SHOWN:
-        out.append(f"{name}: {more_edits(len(entries) - ENTRIES_SHOWN)} not applied")
+    n = len(entries)
+    were = "was" if n == 1 else "were"
+    out = [Said(f"{name}: {edits(n)} {were} not applied ({UNAPPLIED_WHY[why]}); kept in that file:", "unapplied",
+                file=name, edits=n, why=why)]
+    out += [Said(f"{name}: edit {e['seq']} not applied: {describe_edit(e)}", "unapplied_edit", file=name,
+                 seq=e["seq"], edit=dict(e)) for e in entries[:ENTRIES_SHOWN]]
+    if n > ENTRIES_SHOWN:
+        out.append(Said(f"{name}: {more_edits(n - ENTRIES_SHOWN)} not applied", "unapplied_more", file=name,
+                        edits=n - ENTRIES_SHOWN))
     return out
 
 
@@ -120,7 +135,8 @@ def list_kept_journals(folder: Path, read_only: bool) -> list[str]:
             try:
                 entries = read_journal(path).entries
             except DataError as exc:
-                messages.append(f"{path.name}: not read ({exc.problem})")
+                messages.append(Said(f"{path.name}: not read ({exc.problem})", "kept_unread", file=path.name,
+                                     problem=exc.problem))
                 continue
         name = path.name
         if not read_only:
@@ -130,12 +146,12 @@ def list_kept_journals(folder: Path, read_only: bool) -> list[str]:
                 name = target.name
             except OSError as exc:
                 log.warning("%s not renamed: %s", path, exc)
-        messages += unapplied_messages(name, entries, "the project was changed outside bertstudio while they "
-                                                      "were made, and its journal was replaced")
+        messages += unapplied_messages(name, entries, CHANGED_OUTSIDE)
     if unlisted:
         where = UNAPPLIED_PREFIX if not read_only else KEPT_PREFIX
-        messages.append(f"{unlisted:,} more kept journal{'s' if unlisted != 1 else ''} not listed here; "
-                        f"their edits were not applied either (kept as {where}*)")
+        messages.append(Said(f"{unlisted:,} more kept journal{'s' if unlisted != 1 else ''} not listed here; "
+                             f"their edits were not applied either (kept as {where}*)", "kept_unlisted",
+                             journals=unlisted, pattern=f"{where}*"))
     return messages
 
 

@@ -177,9 +177,7 @@ class JournalReplay:
             os.replace(self.folder / JOURNAL_FILE, target)  # an OSError: the open says it cannot open
             self._journal.remember()  # type: ignore[attr-defined]
             name = target.name
-        self.recovery_messages.extend(unapplied_messages(
-            name, entries, "they were made on another version of project.json, which replaced it since: "
-                           "a git pull, a sync folder?"))
+        self.recovery_messages.extend(unapplied_messages(name, entries, "other_version"))
 
     @staticmethod
     def _track_names(names: set[str], entry: dict[str, Any]) -> None:

@@ -37,7 +37,8 @@ from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
-from bertstudio.ui.run_words import is_read_only, project_refusal, read_only_text, rows_or_tokens
+from bertstudio.ui.run_words import (is_read_only, project_refusal, read_only_text, recovery_text,
+                                     rows_or_tokens)
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 from bertstudio.ui.welcome import WelcomePanel
 
@@ -341,9 +342,11 @@ class MainWindow(QMainWindow):
         return box.clickedButton() is read_only
 
     def show_recovery(self, messages: list[str]) -> None:
-        """Say what opening repaired, without blocking: a status line, the log and a non-modal box."""
+        """Say what opening repaired, without blocking: a status line, the log (the core's English) and
+        a non-modal box (in the user's words where the core gave its facts: run_words.recovery_text)."""
         for message in messages:
             log.warning("project recovered: %s", message)
+        messages = [recovery_text(message) for message in messages]
         self.statusBar().showMessage(self.tr("Project repaired on open: %1").replace("%1", messages[0]), 30_000)
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("Project recovered"),
                           self.tr("Opening the project repaired it:"), QMessageBox.StandardButton.Ok, self)

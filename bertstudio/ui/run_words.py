@@ -313,6 +313,64 @@ def changed_outside_text(facts: dict[str, Any]) -> str:
     return said + " " + _tr("Reopen the project (File > Open project…).")
 
 
+def _edit_text(edit: dict[str, Any]) -> str:
+    """One journal edit (data/project_outside.describe_edit's entry) in the user's words; the
+    values are the user's data, quoted as the core quotes them."""
+    op = edit.get("op")
+    if op == "gold":
+        value = edit.get("value")
+        said = _tr("cleared") if value is None else f"{value!r}"[:80]
+        return _tr("{split} row {row}: {value}").format(split=split_name(str(edit.get("split"))),
+                                                       row=edit.get("row"), value=said)
+    if op == "rename_label":
+        return _tr("label {old} renamed to {new}").format(old=repr(edit.get("old")), new=repr(edit.get("new")))
+    if op == "add_label":
+        return _tr("label {name} added").format(name=repr(edit.get("name")))
+    if op == "remove_label":
+        return _tr("label {name} removed").format(name=repr(edit.get("name")))
+    if op == "set_color":
+        return _tr("label {name} recoloured {color}").format(name=repr(edit.get("name")), color=edit.get("color"))
+    return _tr("{op} of label {name}").format(op=op, name=repr(edit.get("name")))  # an edit of a newer version
+
+
+def _unapplied_why(why: Any) -> str:
+    return {"changed_outside": _tr("the project was changed outside bertstudio while they were made, and its "
+                                   "journal was replaced"),
+            "other_version": _tr("they were made on another version of project.json, which replaced it since: "
+                                 "a git pull, a sync folder?")}.get(why, str(why))
+
+
+def _counted(n: int, one: str, many: str, **names: Any) -> str:
+    """sentences.counted for a sentence with other names in it too (counted formats ``{n}`` alone)."""
+    return (one if n == 1 else many).format(n=f"{n:,}", **names)
+
+
+def recovery_text(message: Any) -> str:
+    """One of the messages a project's open gave (data/project recovery_messages) in the user's
+    words: the journal edits it could not apply (data/project_outside's Said kinds), any other as
+    the core wrote it."""
+    kind, facts = getattr(message, "kind", None), getattr(message, "facts", {})
+    if kind == "unapplied":
+        return _counted(facts["edits"], _tr("{file}: 1 edit was not applied ({why}); it is kept in that file:"),
+                        _tr("{file}: {n} edits were not applied ({why}); they are kept in that file:"),
+                        file=facts["file"], why=_unapplied_why(facts.get("why")))
+    if kind == "unapplied_edit":
+        return _tr("{file}: edit {seq} not applied: {edit}").format(file=facts["file"], seq=facts["seq"],
+                                                                     edit=_edit_text(facts["edit"]))
+    if kind == "unapplied_more":
+        return _counted(facts["edits"], _tr("{file}: 1 more edit not applied"),
+                        _tr("{file}: {n} more edits not applied"), file=facts["file"])
+    if kind == "kept_unread":
+        return _tr("{file}: not read ({problem})").format(file=facts["file"], problem=facts["problem"])
+    if kind == "kept_unlisted":
+        return _counted(facts["journals"],
+                        _tr("1 more kept journal is not listed here; its edits were not applied either (kept as "
+                            "{pattern})"),
+                        _tr("{n} more kept journals are not listed here; their edits were not applied either "
+                            "(kept as {pattern})"), pattern=facts["pattern"])
+    return str(message)
+
+
 def project_refusal(exc: Any) -> str | None:
     """A project's refusal to write (data/project.READ_ONLY, project_store's disk errors), in the
     user's words from its facts; None for one not known here (shown as the core wrote it)."""

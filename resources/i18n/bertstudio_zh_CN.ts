@@ -1048,12 +1048,97 @@
         <translation>请重新打开项目（文件 &gt; 打开项目…）。</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="322"/>
+        <source>cleared</source>
+        <translation>已清除</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/run_words.py" line="323"/>
+        <source>{split} row {row}: {value}</source>
+        <translation>{split}第 {row} 行：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="326"/>
+        <source>label {old} renamed to {new}</source>
+        <translation>标签 {old} 重命名为 {new}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="328"/>
+        <source>label {name} added</source>
+        <translation>添加了标签 {name}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="330"/>
+        <source>label {name} removed</source>
+        <translation>删除了标签 {name}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="332"/>
+        <source>label {name} recoloured {color}</source>
+        <translation>标签 {name} 的颜色改为 {color}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="333"/>
+        <source>{op} of label {name}</source>
+        <translation>标签 {name} 的 {op}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="337"/>
+        <source>the project was changed outside bertstudio while they were made, and its journal was replaced</source>
+        <translation>进行这些编辑时，项目在 bertstudio 之外被更改，其编辑日志被替换</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="339"/>
+        <source>they were made on another version of project.json, which replaced it since: a git pull, a sync folder?</source>
+        <translation>它们是在另一个版本的 project.json 上进行的，该文件此后已被替换：git pull 或同步文件夹？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="354"/>
+        <source>{file}: 1 edit was not applied ({why}); it is kept in that file:</source>
+        <translation>{file}：1 项编辑未应用（{why}）；它保存在该文件中：</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="355"/>
+        <source>{file}: {n} edits were not applied ({why}); they are kept in that file:</source>
+        <translation>{file}：{n} 项编辑未应用（{why}）；它们保存在该文件中：</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="358"/>
+        <source>{file}: edit {seq} not applied: {edit}</source>
+        <translation>{file}：编辑 {seq} 未应用：{edit}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="361"/>
+        <source>{file}: 1 more edit not applied</source>
+        <translation>{file}：另有 1 项编辑未应用</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="362"/>
+        <source>{file}: {n} more edits not applied</source>
+        <translation>{file}：另有 {n} 项编辑未应用</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="364"/>
+        <source>{file}: not read ({problem})</source>
+        <translation>{file}：未能读取（{problem}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="367"/>
+        <source>1 more kept journal is not listed here; its edits were not applied either (kept as {pattern})</source>
+        <translation>另有 1 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="369"/>
+        <source>{n} more kept journals are not listed here; their edits were not applied either (kept as {pattern})</source>
+        <translation>另有 {n} 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="381"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="328"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="386"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
@@ -2916,212 +3001,212 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="57"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="57"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="58"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="58"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="59"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="59"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="60"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="216"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="217"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="298"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="318"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="325"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="334"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="319"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="326"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="335"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="336"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="337"/>
         <source>It is open read-only in another window. Open it read-only here too? You can browse, predict and compare; labels and runs cannot be saved.</source>
         <translation>该项目已在另一个窗口中以只读方式打开。要在这里也以只读方式打开吗？可以浏览、预测和比较；标注和运行无法保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="338"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="339"/>
         <source>Open read-only</source>
         <translation>以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="350"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="348"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="351"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="349"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="352"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/main_window.py" line="356"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="359"/>
         <source>…and %n more (Show Details…)</source>
         <translation>
             <numerusform>……另有 %n 条（见“显示详细信息…”）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="372"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="375"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="471"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="474"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="587"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="590"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="644"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="647"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="649"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="666"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="669"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="690"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="693"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="694"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="697"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="695"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="698"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="695"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="698"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="149"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="150"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="418"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="421"/>
         <source>Imported %1 into %2</source>
         <translation>已导入 %1到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="420"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="423"/>
         <source>Imported %1 into %2; the pages moved to %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面已转到 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="425"/>
         <source>Imported %1 into %2; the pages stay on %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="424"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="427"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="514"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="517"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="514"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="517"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="576"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="584"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="587"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="589"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="592"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="590"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="593"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="671"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="674"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="672"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="675"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="673"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="681"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="676"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="684"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="682"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="685"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

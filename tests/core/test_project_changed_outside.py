@@ -464,4 +464,9 @@ def test_the_kept_journal_holds_this_windows_edits_whatever_the_other_program_di
             unapplied = _unapplied(again.recovery_messages)
             assert "2 edits were not applied" in unapplied[0]
             assert [m.split("not applied: ")[1] for m in unapplied[1:]] == ["train row 0: 'neg'", "train row 1: 'neg'"]
+            # and as facts, for the window to say in its language (English left in the zh_CN box)
+            assert (unapplied[0].kind, unapplied[0].facts["edits"], unapplied[0].facts["why"]) == (
+                "unapplied", 2, "changed_outside")
+            assert [(m.kind, m.facts["edit"]["row"]) for m in unapplied[1:]] == [("unapplied_edit", 0)] + [
+                ("unapplied_edit", 1)]
             assert _golds(again, MINE[:2]) == [None, None] and _golds(again, THEIRS) == ["pos"] * 3

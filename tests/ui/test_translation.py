@@ -1034,3 +1034,55 @@ def test_the_label_checks_and_the_conll_exports_refusals_are_said_in_chinese(qtb
     shown = dialog.error_label.text()
     assert shown.startswith("第 2 句，第 1 个标签：“I-PER” 开始一个实体（IOB1）") and "“B-PER”" in shown, shown
     assert "opens" not in shown and "CoNLL-U" in shown
+
+
+def test_the_edits_a_reopen_could_not_apply_are_listed_in_chinese(qtbot, chinese, tmp_path):
+    """After the changed-outside refusal and its reopen, the recovery box and its status line read
+    "打开时已修复项目:labels.journal.unapplied-…: 2 edits were not applied (the project was changed outside
+    bertstudio …); kept in that file: … edit 11 not applied: train row 0: 'neg'": the core's English
+    strings, only the first words translated."""
+    from bertstudio.data.journal import encode_entry
+    from bertstudio.data.project_outside import MESSAGES_SHOWN, list_kept_journals, unapplied_messages
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.run_words import recovery_text
+    from bertstudio.ui.session import ProjectSession
+    from helpers import make_project
+
+    folder = tmp_path / "proj"
+    make_project(folder, "sentence", ["neg", "pos"], {"train": [{"text": f"row {i}", "label": None}
+                                                                   for i in range(4)]}).close()
+    edits = [{"op": "gold", "split": "train", "row": 0, "value": "neg"},
+             {"op": "gold", "split": "train", "row": 1, "value": None},
+             {"op": "add_label", "name": "odd", "color": "#123456"},
+             {"op": "rename_label", "old": "odd", "new": "even"},
+             {"op": "set_color", "name": "even", "color": "#654321"},
+             {"op": "remove_label", "name": "even"}]
+    (folder / "labels.journal.kept-20260101T000000Z").write_bytes(
+        b"".join(encode_entry({"seq": 10 + i, **e}) for i, e in enumerate(edits)))
+    window = MainWindow(ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    assert window.open_project(str(folder))
+    lines = window.recovery_box.informativeText().splitlines()
+    unapplied = next(folder.glob("labels.journal.unapplied-*")).name
+    assert lines[0].startswith(f"{unapplied}：6 项编辑未应用（进行这些编辑时，项目在 bertstudio 之外被更改"), lines[0]
+    assert lines[1:3] == [f"{unapplied}：编辑 10 未应用：训练集第 0 行：'neg'", f"{unapplied}：编辑 11 未应用：训练集第 1 行：已清除"]
+    status = window.statusBar().currentMessage()
+    assert status == "打开时已修复项目:" + lines[0]
+    names = (unapplied, "bertstudio", "neg", "odd", "even", "#654321")  # the file and what the user named
+    assert all(not _english_left(line, *names) for line in lines), lines
+    window.recovery_box.close()
+    window.close()
+
+    # the other reasons and the caps: a journal of another project.json's, a long list, many kept files
+    said = [recovery_text(m) for m in unapplied_messages("j", [{"seq": i, **edits[0]} for i in range(25)],
+                                                          "other_version")]
+    assert said[0].startswith("j：25 项编辑未应用（它们是在另一个版本的 project.json 上进行的") and said[-1] == "j：另有 5 项编辑未应用"
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(MESSAGES_SHOWN // 2 + 2):
+        (many / f"labels.journal.kept-{i:03d}").write_bytes(encode_entry({"seq": 1, **edits[0]}))
+    (many / "labels.journal.kept-000-folder").mkdir()  # not a file: not read
+    said = [recovery_text(m) for m in list_kept_journals(many, read_only=True)]
+    assert said[0].startswith("labels.journal.kept-000：1 项编辑未应用") and said[2].startswith(
+        "labels.journal.kept-000-folder：未能读取（")
+    assert said[-1] == "另有 2 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 labels.journal.kept-*）", said[-1]
