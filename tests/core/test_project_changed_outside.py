@@ -345,7 +345,7 @@ def test_a_journal_rewritten_in_place_or_anew_with_the_same_size_is_told(tmp_pat
     """The journal was compared by (inode, size) and with the open file's own bytes: a file written in
     place (rsync --inplace, some sync clients) keeps the inode, and the open file shows its new bytes
     too; and git's delete-and-write may get the old inode number back on ext4. Each went unnoticed,
-    and the other side's journal was appended to. Now against what this process wrote (CRC) and the
+    and the other side's journal was appended to. Now against what this process wrote (its bytes) and the
     modification time; a touch stays no change."""
     folder = tmp_path / "proj"
     make_project(folder, "sentence", ["neg", "pos"], {"train": [{"text": f"row {i}", "label": None}
