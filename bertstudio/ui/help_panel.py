@@ -130,7 +130,9 @@ def window_shortcuts(actions: Sequence[tuple[str, str]]) -> list[tuple[str, str]
             (QCoreApplication.translate("HelpPanel", "Tab / Shift+Tab"),
              QCoreApplication.translate("HelpPanel", "move between a page's controls; tables and text boxes let Tab go on")),
             (QCoreApplication.translate("HelpPanel", "Enter"),
-             QCoreApplication.translate("HelpPanel", "in the Data and Runs tables: open the row or run"))]
+             QCoreApplication.translate("HelpPanel", "in the Data and Runs tables: open the row or run")),
+            (_keys("Ctrl+Return"),  # a shortcut of the page's own (training_page), not an action
+             QCoreApplication.translate("HelpPanel", "Start training (Train page)"))]
 
 
 def window_html(actions: Sequence[tuple[str, str]]) -> str:

@@ -502,14 +502,29 @@ class MainWindow(QMainWindow):
                         window_keys=self.action_keys()).exec()
 
     def action_keys(self) -> list[tuple[str, str]]:
-        """(keys, what) of every menu action with a key, read from the actions themselves."""
-        out = []
+        """(keys, what) of every action with a key, read from the actions themselves. A page's own
+        action (its key works there only) says what it does (its whatsThis, else its text) and names
+        its page: the list said "Del  Delete", which the Runs table's Delete run is."""
+        out: list[tuple[str, str]] = []
+        on_pages: list[tuple[str, str]] = []  # after the window's own keys
         for action in self.menuBar().findChildren(QAction) + self.findChildren(QAction):
             keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts() if not k.isEmpty())
-            entry = (keys, action.text().replace("&", "").rstrip("…"))
-            if keys and entry[1] and entry not in out:
-                out.append(entry)
-        return out
+            what = action.text().replace("&", "").rstrip("…")
+            page = self._page_title_of(action.parent())
+            if page:
+                what = self.tr("%1 (%2 page)").replace("%1", action.whatsThis() or what).replace("%2", page)
+            entry = (keys, what)
+            if keys and entry[1] and entry not in out + on_pages:
+                (on_pages if page else out).append(entry)
+        return out + on_pages
+
+    def _page_title_of(self, widget: Any) -> str:
+        """The title of the page ``widget`` is on (the switcher's words); "" for none."""
+        for key, title, *_ in PAGES:
+            page = self.pages.get(key)
+            if isinstance(widget, QWidget) and page is not None and (page is widget or page.isAncestorOf(widget)):
+                return _t(title)
+        return ""
 
     def _require_project(self) -> bool:
         if self.session.has_project():

@@ -388,6 +388,7 @@ class RunsPage(QWidget):
         self.delete_action = QAction(self.tr("&Delete…"), self.table, objectName="deleteRunAction", enabled=False)
         self.delete_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Delete))
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.delete_action.setWhatsThis(self.tr("Delete the selected runs"))  # what Help > Keyboard shortcuts says
         self.delete_action.triggered.connect(self._ask_delete)
         self.rename_action = QAction(self.tr("Re&name…"), self.table, enabled=False)
         self.rename_action.triggered.connect(self._ask_rename)

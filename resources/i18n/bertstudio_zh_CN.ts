@@ -2230,7 +2230,12 @@
         <translation>在数据表和运行表中：打开该行或该运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="138"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="135"/>
+        <source>Start training (Train page)</source>
+        <translation>开始训练（训练页）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="140"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
@@ -3095,42 +3100,47 @@
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="590"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="515"/>
+        <source>%1 (%2 page)</source>
+        <translation>%1（%2页）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="605"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="647"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="662"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="649"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="664"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="669"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="684"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="693"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="708"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="697"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="712"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="698"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="698"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -3160,53 +3170,53 @@
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="517"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="517"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="594"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="587"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="602"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="592"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="607"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="593"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="608"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="674"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="689"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="675"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="690"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="676"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="684"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="691"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="699"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="685"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="700"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -4924,7 +4934,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="381"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="628"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="629"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
@@ -4950,7 +4960,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="372"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="393"/>
         <source>Re&amp;name…</source>
         <translation>重命名(&amp;N)…</translation>
     </message>
@@ -4970,79 +4980,84 @@
         <source>Move the selected runs to the trash (Edit &gt; Undo puts them back); a run opened from elsewhere only leaves this list</source>
         <translation>将选中的运行移到回收站（编辑 &gt; 撤销可将其放回）；从别处打开的运行只会从此列表中移除</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
+        <source>Delete the selected runs</source>
+        <translation>删除所选的运行</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="561"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="563"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="564"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="565"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="565"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="566"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="591"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="596"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="592"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="597"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="591"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="592"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="635"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="636"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="717"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="754"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="718"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="755"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="720"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="721"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="741"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="742"/>
         <source>Delete run %1</source>
         <translation>删除运行 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="742"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="743"/>
         <source>Delete %n runs</source>
         <translation>
             <numerusform>删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="769"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="770"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="806"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="807"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="830"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="831"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -5284,7 +5299,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="160"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="162"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QScrollArea
+from PySide6.QtWidgets import QApplication, QScrollArea, QTextBrowser
 
 from bertstudio.ui.session import ProjectSession
 from bertstudio.ui.training_page import TrainingPage
@@ -235,3 +235,33 @@ def test_alt_letters_reach_the_new_project_fields_and_ctrl_return_starts_trainin
         assert ended.args[1] == "failed" and "no-such-model" in page.error_label.text()
     finally:
         session.close()
+
+
+def test_the_shortcuts_list_says_the_page_and_deed_of_page_keys(qtbot, tmp_path):
+    """Help > Keyboard shortcuts listed "Del  Delete" (the Runs table's Delete run, with nothing saying
+    so) and not Ctrl+Return, Start training on the Train page (sweep_newcomer3 item 6). Each page key
+    names what it does and its page, and is a key that page really has."""
+    from PySide6.QtGui import QKeySequence, QShortcut
+
+    from bertstudio.ui.help_panel import ShortcutsDialog
+    from bertstudio.ui.main_window import MainWindow
+
+    session = _session(tmp_path)
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    try:
+        listed = dict((what, keys) for keys, what in window.action_keys())
+        native = QKeySequence.SequenceFormat.NativeText
+        delete = window.pages["runs"].delete_action
+        assert listed["Delete the selected runs (Runs page)"] == ", ".join(k.toString(native) for k in delete.shortcuts())
+        assert "Delete" not in listed  # no bare "Delete" without its page
+        assert listed["Quit"] == "Ctrl+Q"  # the window's own keys say no page
+        train_keys = [s.key().toString(native) for s in window.pages["train"].findChildren(QShortcut)]
+        dialog = ShortcutsDialog("sentence", window, window_keys=window.action_keys())
+        qtbot.addWidget(dialog)
+        text = dialog.findChild(QTextBrowser).toPlainText()
+        assert "Delete the selected runs (Runs page)" in text
+        start = QKeySequence("Ctrl+Return").toString(native)
+        assert start in train_keys and f"{start}\nStart training (Train page)" in text
+    finally:
+        window.close()
