@@ -538,6 +538,7 @@ class MainWindow(QMainWindow):
                 self.close_action, self.label_set_action, self.add_examples_action, self.restore_action)
 
     def _on_project_opened(self, project: Any) -> None:
+        self.statusBar().clearMessage()  # a refusal left by the project before ("…Reopen the project") is gone
         for action in self._project_actions():
             action.setEnabled(True)
         self._show_import_allowed(project)
@@ -576,6 +577,7 @@ class MainWindow(QMainWindow):
             data_page.allow_adding(not read_only, reason)
 
     def _on_project_closed(self) -> None:
+        self.statusBar().clearMessage()  # what it said of the project (a refusal, its read-only line) is gone too
         self._show_import_allowed(None)  # its tooltip: no reason left to say
         for action in self._project_actions():
             action.setEnabled(False)

@@ -518,3 +518,35 @@ def test_open_project_on_the_folder_that_refuses_reopens_it(qtbot, tmp_path):
     assert reopened.gold("train", 1) == "pos"
     window.close()
     timer.stop()
+
+
+@pytest.mark.parametrize("then", ["reopen", "close"])
+def test_opening_or_closing_the_project_clears_its_refusal_line(qtbot, tmp_path, then):
+    """After the changed-outside refusal, File > Open project (the reopen it asks for) or File > Close
+    project left "…Reopen the project (File > Open project…)." in the status bar for 15 s, over a
+    project that was writable again, or none (sweep_newcomer3 item 5)."""
+    from PySide6.QtCore import Qt
+
+    from bertstudio.data.project_meta import encode_meta
+
+    project, session, window = _reviews_window(qtbot, tmp_path)
+    folder = tmp_path / "p"
+    pulled = json.loads((folder / "project.json").read_text())
+    pulled["name"] = "reviews (theirs)"
+    (folder / "pulled.json").write_bytes(encode_meta(pulled))
+    os.replace(folder / "pulled.json", folder / "project.json")
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    window.show_page("label")
+    editor = window.pages["label"].editor()
+    editor.go_to(1)
+    editor.setFocus()
+    for _ in range(2):  # the box, then the status line
+        qtbot.keyClick(editor, Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    assert "Reopen the project" in window.statusBar().currentMessage()
+    assert window.open_project(str(folder)) if then == "reopen" else window.close_project()
+    assert window.statusBar().currentMessage() == ""
+    window.close()
+    timer.stop()
+    assert len(seen) == 1
