@@ -77,6 +77,8 @@ class MainWindow(QMainWindow):
         self.settings: QSettings = self.session.settings
         self.pages: dict[str, QWidget] = {}
         self.recovery_box: QMessageBox | None = None
+        self._opening_read_only = False  # open_project is opening a project read-only by choice
+        self._read_only_asked = False  # the open project was opened read-only by choice (Open read-only)
         self.preload_thread: Any = None  # set by start_preload()
         self._build_pages()
         build_actions(self, PAGES)  # menus, toolbar and every QAction as an attribute (ui/actions.py)
@@ -300,42 +302,84 @@ class MainWindow(QMainWindow):
             if not folder:
                 return False
         current = self.session.project
+        again_read_only = False  # the open read-only project again: a writable open is tried
+        place: tuple[str, str, int] | None = None
         if current is not None and _same_folder(folder, current.folder):
-            if current.closed or current.changed_outside() is None:
+            if current.closed or (current.changed_outside() is None and not is_read_only(current)):
                 return True  # already open here (a second open would hit the project's own lock)
             # it refuses every write since another program changed its files: the reopen its message
-            # asks for (its edits are kept in its journal or a kept copy; the close says where, once)
+            # asks for (its edits are kept in its journal or a kept copy; the close says where, once).
+            # Or it is read-only: the window that held it may have closed it since (it stayed read-only,
+            # saying nothing, until the app was restarted)
             if not self.may_leave_project(lambda: self.open_project(folder)):
                 return False
-            self.session.close()
+            again_read_only = is_read_only(current)
+            place = (self.current_page_key(), self.session.current_split, self.session.current_row)
+            self.session.close()  # (its place could not be saved: it is put back below)
         if not self.may_leave_project(lambda: self.open_project(folder)):
             return False
+        still = ""  # why the read-only project opened again stays read-only
         try:
             project = self.session.open_folder(folder)
         except BertStudioError as exc:
             # read-only viewers elsewhere: this window may view it read-only too (a writer elsewhere
             # refuses viewers as well, so nothing is offered then: the box says close it there)
             if exc.facts.get("refusal") != "open_elsewhere" or exc.facts.get("holder") != "read_only":
-                QMessageBox.warning(self, self.tr("Cannot open the project"), exc.message)
+                self.show_open_refusal(exc)
                 return False
-            if not self.confirm_open_read_only(exc.message):
+            if not again_read_only and not self.confirm_open_read_only(project_refusal(exc) or exc.message):
                 return False
             try:
+                self._opening_read_only = True
                 project = self.session.open_folder(folder, read_only=True)
             except BertStudioError as again:
-                QMessageBox.warning(self, self.tr("Cannot open the project"), again.message)
+                self.show_open_refusal(again)
                 return False
+            finally:
+                self._opening_read_only = False
+            if again_read_only:
+                still = self.tr("Still read-only: the project is still open in another bertstudio window. Once "
+                                "that window has closed it, File > Open project on this folder makes it writable "
+                                "here.")
+        if again_read_only and is_read_only(project) and not still:  # its storage, not another window
+            still = self.tr("Still read-only: this folder or its files cannot be written here (a read-only disk "
+                            "or share, or no permission to write).")
+        if place is not None:
+            self._go_to_place(*place)
+        if still:
+            self.statusBar().showMessage(still)
         if project.recovery_messages:
             self.show_recovery(list(project.recovery_messages))
         return True
 
+    def _go_to_place(self, page: str, split: str, row: int) -> None:
+        """Back where the window was before the same project was opened again: its place could not be
+        saved (read-only, or changed outside), and the reopen went to where it was last saved."""
+        if split in self.session.project.split_names and 0 <= row < self.session.split_size(split):
+            self.session.set_current(split, row)
+        if page in self.pages:
+            self.show_page(page)
+
+    def show_open_refusal(self, exc: BertStudioError) -> None:
+        """A project that cannot be opened: the core's refusal in the interface's words where its facts
+        are known (run_words.project_refusal), the folder and the other process's pid under details."""
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Cannot open the project"),
+                          project_refusal(exc) or exc.message, QMessageBox.StandardButton.Ok, self)
+        if exc.facts.get("refusal") == "open_elsewhere":
+            details = [self.tr("Project folder: %1").replace("%1", str(exc.path))]
+            if exc.facts.get("pid"):
+                details.append(self.tr("Process id of the other bertstudio: %1").replace("%1", str(exc.facts["pid"])))
+            box.setDetailedText("\n".join(details))
+        box.exec()
+
     def confirm_open_read_only(self, message: str) -> bool:
         """Ask whether to open read-only a project other windows hold read-only (``message``: the
-        core's refusal); True: Open read-only was chosen (tests replace this to answer)."""
+        refusal, in the interface's words); True: Open read-only was chosen (tests replace this to answer)."""
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Cannot open the project"), message,
                           QMessageBox.StandardButton.Cancel, self)
-        box.setInformativeText(self.tr("It is open read-only in another window. Open it read-only here too? "
-                                       "You can browse, predict and compare; labels and runs cannot be saved."))
+        box.setInformativeText(self.tr("Open it read-only here too? You can browse, predict and compare; labels and "
+                                       "runs cannot be saved. Once the other window has closed it, File > Open "
+                                       "project makes it writable here."))
         read_only = box.addButton(self.tr("Open read-only"), QMessageBox.ButtonRole.AcceptRole)
         box.setDefaultButton(read_only)
         box.exec()
@@ -474,7 +518,8 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, self.tr("Could not save"), str(failure))
 
     def read_only_line(self) -> str:
-        return read_only_text()
+        """The read-only line of the open project; one opened read-only by choice says how it becomes writable."""
+        return read_only_text(asked=self._read_only_asked)
 
     def export_run(self) -> None:
         """File > Export run…: the Training page's settings and data as a folder that trains headless."""
@@ -538,6 +583,7 @@ class MainWindow(QMainWindow):
                 self.close_action, self.label_set_action, self.add_examples_action, self.restore_action)
 
     def _on_project_opened(self, project: Any) -> None:
+        self._read_only_asked = self._opening_read_only and is_read_only(project)
         self.statusBar().clearMessage()  # a refusal left by the project before ("…Reopen the project") is gone
         for action in self._project_actions():
             action.setEnabled(True)
@@ -577,6 +623,7 @@ class MainWindow(QMainWindow):
             data_page.allow_adding(not read_only, reason)
 
     def _on_project_closed(self) -> None:
+        self._read_only_asked = False
         self.statusBar().clearMessage()  # what it said of the project (a refusal, its read-only line) is gone too
         self._show_import_allowed(None)  # its tooltip: no reason left to say
         for action in self._project_actions():

@@ -288,10 +288,28 @@ def is_read_only(project: Any) -> bool:
     return project is not None and getattr(project, "read_only", False) is True
 
 
-def read_only_text() -> str:
+def read_only_text(asked: bool = False) -> str:
     """What a project opened where it cannot be written still does (said at open, in the project's
-    tooltip, and for each edit or run it refuses)."""
+    tooltip, and for each edit or run it refuses). ``asked``: opened read-only by choice, because
+    another window had it open read-only: the line says how it becomes writable here, which nothing
+    said (a window stayed read-only after the other one had closed)."""
+    if asked:
+        return _tr("Read-only, as it was open in another window: browse, predict and compare; labels and runs "
+                   "cannot be saved here. Once that window has closed it, File > Open project on this folder "
+                   "makes it writable here")
     return _tr("Read-only: browse, predict and compare; labels and runs cannot be saved here")
+
+
+def open_elsewhere_text(facts: dict[str, Any]) -> str | None:
+    """data/project_lock's refusal of an open (facts ``refusal: open_elsewhere``, ``holder``), in one
+    sentence of the user's words: the window showed the core's English, the same thing twice and a
+    bare pid (which the box keeps under its details). None for other facts."""
+    if facts.get("refusal") != "open_elsewhere":
+        return None
+    if facts.get("holder") == "read_only":
+        return _tr("The project is open read-only in another bertstudio window.")
+    return _tr("The project is open in another bertstudio window, where it can be edited: close it there first, "
+               "then open it here (it cannot be viewed here meanwhile, as its files change while it is edited).")
 
 
 def changed_outside_text(facts: dict[str, Any]) -> str:
@@ -382,6 +400,8 @@ def project_refusal(exc: Any) -> str | None:
                    "(what was saved went with it).")
     if refusal == "changed_outside":
         return changed_outside_text(exc.facts)
+    if refusal == "open_elsewhere":
+        return open_elsewhere_text(exc.facts)
     if refusal == "runs_is_file":
         return _tr("{path} is a file, not a folder: no run folder can be made in it. Move the file away.").format(
             path=exc.path)

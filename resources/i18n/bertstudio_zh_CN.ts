@@ -1014,131 +1014,146 @@
         <translation>{n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="294"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="297"/>
+        <source>Read-only, as it was open in another window: browse, predict and compare; labels and runs cannot be saved here. Once that window has closed it, File &gt; Open project on this folder makes it writable here</source>
+        <translation>只读（因为它已在另一个窗口中打开）：可以浏览、预测和比较；标注和运行无法在此保存。等那个窗口关闭它后，对此文件夹使用“文件 &gt; 打开项目”即可在此编辑</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="300"/>
         <source>Read-only: browse, predict and compare; labels and runs cannot be saved here</source>
         <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="299"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="310"/>
+        <source>The project is open read-only in another bertstudio window.</source>
+        <translation>该项目已在另一个 bertstudio 窗口中以只读方式打开。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="311"/>
+        <source>The project is open in another bertstudio window, where it can be edited: close it there first, then open it here (it cannot be viewed here meanwhile, as its files change while it is edited).</source>
+        <translation>该项目已在另一个 bertstudio 窗口中打开，并可能正在那里编辑：请先在那里关闭它，再在此打开（在此期间也无法在此查看，因为编辑时它的文件会变化）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="317"/>
         <source>The project was changed outside bertstudio since it was opened (a git pull, a sync folder?): {file} is not the file bertstudio wrote. Nothing more is saved here, so the other side&apos;s files are not overwritten.</source>
         <translation>自项目打开以来，它已在 bertstudio 之外被更改（git pull 或同步文件夹？）：{file} 不是 bertstudio 写入的文件。此处不再保存任何内容，因此不会覆盖另一方的文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="304"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="322"/>
         <source>The %n edit(s) made here and not yet saved into the data files are kept in {file}; reopening the project applies them or lists each one it cannot.</source>
         <translation>
             <numerusform>此处所做、尚未存入数据文件的 %n 项编辑保存在 {file} 中；重新打开项目时会应用它们，或逐条列出无法应用的编辑。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="308"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="326"/>
         <source>The %n edit(s) made here and not yet saved into the data files are kept in {file}; reopening the project lists each one but does not apply them: make them again.</source>
         <translation>
             <numerusform>此处所做、尚未存入数据文件的 %n 项编辑保存在 {file} 中；重新打开项目时会逐条列出它们，但不会应用：请重新进行这些编辑。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="312"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="330"/>
         <source>The edits made here could not be kept: the project&apos;s journal was replaced.</source>
         <translation>此处所做的编辑无法保留：项目的编辑日志已被替换。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="313"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="331"/>
         <source>Reopen the project (File &gt; Open project…).</source>
         <translation>请重新打开项目（文件 &gt; 打开项目…）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="322"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="340"/>
         <source>cleared</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="323"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="341"/>
         <source>{split} row {row}: {value}</source>
         <translation>{split}第 {row} 行：{value}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="326"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="344"/>
         <source>label {old} renamed to {new}</source>
         <translation>标签 {old} 重命名为 {new}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="328"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="346"/>
         <source>label {name} added</source>
         <translation>添加了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="330"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="348"/>
         <source>label {name} removed</source>
         <translation>删除了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="332"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="350"/>
         <source>label {name} recoloured {color}</source>
         <translation>标签 {name} 的颜色改为 {color}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="333"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="351"/>
         <source>{op} of label {name}</source>
         <translation>标签 {name} 的 {op}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="337"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="355"/>
         <source>the project was changed outside bertstudio while they were made, and its journal was replaced</source>
         <translation>进行这些编辑时，项目在 bertstudio 之外被更改，其编辑日志被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="339"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="357"/>
         <source>they were made on another version of project.json, which replaced it since: a git pull, a sync folder?</source>
         <translation>它们是在另一个版本的 project.json 上进行的，该文件此后已被替换：git pull 或同步文件夹？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="354"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="372"/>
         <source>{file}: 1 edit was not applied ({why}); it is kept in that file:</source>
         <translation>{file}：1 项编辑未应用（{why}）；它保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="355"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="373"/>
         <source>{file}: {n} edits were not applied ({why}); they are kept in that file:</source>
         <translation>{file}：{n} 项编辑未应用（{why}）；它们保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="358"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="376"/>
         <source>{file}: edit {seq} not applied: {edit}</source>
         <translation>{file}：编辑 {seq} 未应用：{edit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="361"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="379"/>
         <source>{file}: 1 more edit not applied</source>
         <translation>{file}：另有 1 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="362"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="380"/>
         <source>{file}: {n} more edits not applied</source>
         <translation>{file}：另有 {n} 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="364"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="382"/>
         <source>{file}: not read ({problem})</source>
         <translation>{file}：未能读取（{problem}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="367"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="385"/>
         <source>1 more kept journal is not listed here; its edits were not applied either (kept as {pattern})</source>
         <translation>另有 1 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="369"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="387"/>
         <source>{n} more kept journals are not listed here; their edits were not applied either (kept as {pattern})</source>
         <translation>另有 {n} 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="381"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="399"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="386"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="406"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
@@ -3041,182 +3056,201 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="217"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="219"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="319"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="326"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="335"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="366"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="337"/>
-        <source>It is open read-only in another window. Open it read-only here too? You can browse, predict and compare; labels and runs cannot be saved.</source>
-        <translation>该项目已在另一个窗口中以只读方式打开。要在这里也以只读方式打开吗？可以浏览、预测和比较；标注和运行无法保存。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="339"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="383"/>
         <source>Open read-only</source>
         <translation>以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="350"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="394"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="351"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="395"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="352"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="396"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/main_window.py" line="359"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="403"/>
         <source>…and %n more (Show Details…)</source>
         <translation>
             <numerusform>……另有 %n 条（见“显示详细信息…”）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="375"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="419"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="474"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="518"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="515"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
         <source>%1 (%2 page)</source>
         <translation>%1（%2页）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="605"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="654"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="662"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="711"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="664"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="684"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="733"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="708"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="757"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="712"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="761"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="762"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="762"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="150"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="152"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="421"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
+        <source>Still read-only: the project is still open in another bertstudio window. Once that window has closed it, File &gt; Open project on this folder makes it writable here.</source>
+        <translation>仍为只读：该项目仍在另一个 bertstudio 窗口中打开。等那个窗口关闭它后，对此文件夹使用“文件 &gt; 打开项目”即可在此编辑。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="345"/>
+        <source>Still read-only: this folder or its files cannot be written here (a read-only disk or share, or no permission to write).</source>
+        <translation>仍为只读：此文件夹或其中的文件无法在此写入（只读磁盘或共享，或没有写入权限）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
+        <source>Project folder: %1</source>
+        <translation>项目文件夹：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="371"/>
+        <source>Process id of the other bertstudio: %1</source>
+        <translation>另一个 bertstudio 的进程号：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
+        <source>Open it read-only here too? You can browse, predict and compare; labels and runs cannot be saved. Once the other window has closed it, File &gt; Open project makes it writable here.</source>
+        <translation>也在此以只读方式打开吗？可以浏览、预测和比较；标注和运行无法保存。等另一个窗口关闭它后，使用“文件 &gt; 打开项目”即可在此编辑。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
         <source>Imported %1 into %2</source>
         <translation>已导入 %1到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="423"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="467"/>
         <source>Imported %1 into %2; the pages moved to %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面已转到 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="425"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="469"/>
         <source>Imported %1 into %2; the pages stay on %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="427"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="471"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="577"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="577"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="594"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="643"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="602"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="651"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="607"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="656"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="608"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="657"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="689"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="738"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="690"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="739"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="691"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="699"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="740"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="748"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="700"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="749"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

@@ -25,13 +25,16 @@ REPO = Path(__file__).resolve().parents[2]
 ROWS = [{"text": f"review {i}", "label": None} for i in range(6)]
 
 
-def _answer_boxes(seen: list[tuple[str, str]]) -> QTimer:
-    """Close every modal message box that appears, recording (title, text)."""
+def _answer_boxes(seen: list[tuple[str, str]], details: list[str] | None = None) -> QTimer:
+    """Close every modal message box that appears, recording (title, text), and into ``details``
+    its detailed text."""
 
     def close_box() -> None:
         box = QApplication.activeModalWidget()
         if isinstance(box, QMessageBox):
             seen.append((box.windowTitle(), box.text()))
+            if details is not None:
+                details.append(box.detailedText())
             box.button(QMessageBox.StandardButton.Ok).click()
 
     timer = QTimer()
@@ -62,7 +65,7 @@ def test_a_project_open_elsewhere_is_refused_even_without_its_lock_file(qtbot, m
         timer = _answer_boxes(seen)
         assert not main_window.open_project(str(folder))
         timer.stop()
-        assert seen and seen[0][0] == "Cannot open the project" and "already open" in seen[0][1]
+        assert seen and seen[0][0] == "Cannot open the project" and "open in another bertstudio window" in seen[0][1]
         assert main_window.session.project.name == "reviews"  # the window's own project stays open
     finally:
         holder.kill()
@@ -396,7 +399,7 @@ def test_a_project_viewers_hold_offers_open_read_only_which_browses_every_page_a
         timer = _answer_boxes(seen)
         assert not window.open_project(str(folder)) and session.project is None
         assert window.open_project(str(folder))
-        assert len(asked) == 2 and "already open read-only in another bertstudio window" in asked[1]
+        assert asked[1] == "The project is open read-only in another bertstudio window."  # once, in the UI's words
         assert session.project.read_only and "read-only" in window.project_label.text()
         said = window.read_only_line()
         assert window.statusBar().currentMessage() == said
@@ -433,11 +436,17 @@ def test_a_project_a_writer_holds_is_refused_without_the_offer(qtbot, tmp_path):
         window.show()
         window.confirm_open_read_only = lambda message: pytest.fail(f"offered read-only: {message}")
         seen: list[tuple[str, str]] = []
-        timer = _answer_boxes(seen)
+        details: list[str] = []
+        timer = _answer_boxes(seen, details)
         assert not window.open_project(str(folder))
         timer.stop()
         assert len(seen) == 1 and seen[0][0] == "Cannot open the project"
-        assert f"already open (pid {os.getpid()})" in seen[0][1]
+        # one sentence in the UI's words (it said the same twice, "(expected close it …)" and a bare pid),
+        # the pid under the details
+        assert seen[0][1].startswith("The project is open in another bertstudio window, where it can be edited: "
+                                     "close it there first")
+        assert "pid" not in seen[0][1] and "expected" not in seen[0][1]
+        assert str(os.getpid()) in details[0] and str(folder) in details[0]
         window.close()
     finally:
         writer.close()
@@ -518,6 +527,57 @@ def test_open_project_on_the_folder_that_refuses_reopens_it(qtbot, tmp_path):
     assert reopened.gold("train", 1) == "pos"
     window.close()
     timer.stop()
+
+
+def test_a_read_only_window_becomes_writable_by_open_project_once_the_viewer_has_gone(qtbot, tmp_path):
+    """Opened read-only because another window viewed it, the window stayed read-only after that window
+    had closed: File > Open project on the folder returned True and did nothing, and nothing said how
+    to become writable (sweep_newcomer3 item 3). The read-only line says how; Open project tries a
+    writable open, and stays read-only saying why while the viewer is still there."""
+    from PySide6.QtCore import Qt
+
+    folder = _held_project(tmp_path)
+    viewer = Project.open(folder, read_only=True)  # another window's read-only view
+    session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    asked: list[str] = []
+    window.confirm_open_read_only = lambda message: asked.append(message) or True
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    try:
+        assert window.open_project(str(folder)) and session.project.read_only and len(asked) == 1
+        said = window.read_only_line()
+        assert "File > Open project" in said and window.statusBar().currentMessage() == said
+        assert said in window.project_label.toolTip()
+        window.show_page("runs")
+        session.set_current("train", 3)
+
+        assert window.open_project(str(folder))  # the viewer is still there
+        assert session.project.read_only and len(asked) == 1  # not asked again
+        assert window.statusBar().currentMessage().startswith("Still read-only: the project is still open in "
+                                                              "another bertstudio window.")
+        assert (window.current_page_key(), session.current_row) == ("runs", 3)  # where it was
+
+        viewer.close()
+        assert window.open_project(str(folder))
+        assert not session.project.read_only and "read-only" not in window.project_label.text()
+        assert window.statusBar().currentMessage() == "" and window.import_action.isEnabled()
+        assert (window.current_page_key(), session.current_row) == ("runs", 3)
+        window.show_page("label")
+        editor = window.pages["label"].editor()
+        editor.go_to(1)
+        editor.setFocus()
+        qtbot.keyClick(editor, Qt.Key.Key_2)
+        assert session.gold("train", 1) == "pos"  # written
+        window.close()
+        timer.stop()
+        assert seen == []
+    finally:
+        viewer.close()
+    with Project.open(folder) as again:
+        assert [again.gold("train", r) for r in range(2)] == ["pos", "pos"]
 
 
 @pytest.mark.parametrize("then", ["reopen", "close"])

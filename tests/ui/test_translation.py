@@ -1086,3 +1086,47 @@ def test_the_edits_a_reopen_could_not_apply_are_listed_in_chinese(qtbot, chinese
     assert said[0].startswith("labels.journal.kept-000：1 项编辑未应用") and said[2].startswith(
         "labels.journal.kept-000-folder：未能读取（")
     assert said[-1] == "另有 2 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 labels.journal.kept-*）", said[-1]
+
+
+def test_a_project_open_in_another_window_is_said_in_chinese(qtbot, chinese, tmp_path):
+    """The "already open" box showed the core's English ("…already open read-only in another bertstudio
+    window (expected close it there first, …)", "…already open (pid 14601)") in the Chinese window
+    (sweep_newcomer3 items 4 and 8): it is one sentence in the user's words, the pid under details."""
+    import os
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from bertstudio.data.project import Project
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+
+    folder = tmp_path / "p"
+    Project.create(folder, name="reviews", kind="sentence", labels=["neg", "pos"]).close()
+    window = MainWindow(ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    asked: list[str] = []
+    window.confirm_open_read_only = lambda message: asked.append(message) or False
+    with Project.open(folder, read_only=True):  # another window's read-only view
+        assert not window.open_project(str(folder))
+    assert asked == ["该项目已在另一个 bertstudio 窗口中以只读方式打开。"]
+    boxes: list[tuple[str, str, str]] = []
+
+    def close_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            boxes.append((box.windowTitle(), box.text(), box.detailedText()))
+            box.button(QMessageBox.StandardButton.Ok).click()
+
+    timer = QTimer(interval=20, timeout=close_box)
+    timer.start()
+    try:
+        with Project.open(folder):  # a writer elsewhere: refused, nothing offered
+            assert not window.open_project(str(folder))
+    finally:
+        timer.stop()
+    title, text, details = boxes[0]
+    assert title == "无法打开项目" and text.startswith("该项目已在另一个 bertstudio 窗口中打开")
+    assert not _english_left(text, "bertstudio") and str(os.getpid()) not in text, text
+    assert f"另一个 bertstudio 的进程号：{os.getpid()}" in details and str(folder) in details
+    window.close()
