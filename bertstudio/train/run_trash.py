@@ -14,7 +14,7 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from bertstudio.data import atomic
 from bertstudio.data.project_lock import lock_run_folder, unlock_folder
@@ -42,11 +42,17 @@ def folder_size(folder: str | Path) -> tuple[int, int]:
     return files, size
 
 
-def trash_run(folder: str | Path, trash: str | Path, *, mover: Mover | None = None) -> Path:
+def trash_run(folder: str | Path, trash: str | Path, *, mover: Mover | None = None, project: Any = None) -> Path:
     """Move the run ``folder`` to ``mover``'s trash or, where that returns None, into ``trash``
-    under its own name (``name-2``... when taken); returns where it went. ConfigError when a
-    training is writing it, it is no folder, or ``trash`` is a link."""
+    under its own name (``name-2``... when taken); returns where it went. ConfigError when
+    ``project`` (the run's, where the caller has it) was opened read-only, a training is writing
+    the run, it is no folder, or ``trash`` is a link or cannot be written."""
     folder, trash = Path(folder), Path(trash)
+    if project is not None and getattr(project, "read_only", False) is True:
+        # a read-only viewer moved runs out from under the project's other windows
+        from bertstudio.data.project import READ_ONLY
+
+        raise ConfigError(READ_ONLY, path=folder, where="delete run", facts={"refusal": "read_only"})
     if folder.is_symlink() or not folder.is_dir():
         raise ConfigError("is not a run folder (it is gone, or a link)", path=folder, where="delete run",
                           facts={"refusal": "not_a_run", "link": folder.is_symlink()})
@@ -80,9 +86,15 @@ def trash_run(folder: str | Path, trash: str | Path, *, mover: Mover | None = No
                               path=trash, where="delete run", expected="write access to the project folder",
                               facts={"refusal": "trash_unmade", "trash": str(trash),
                                      "reason": exc.strerror or str(exc)}) from None
+        def unwritable(exc: OSError) -> ConfigError:  # the trash refused, not the run: said so
+            return ConfigError(f"the project's trash folder cannot be written ({exc.strerror or exc}); nothing was moved",
+                               path=trash, where="delete run", expected="write access to that folder",
+                               facts={"refusal": "trash_unwritable", "trash": str(trash),
+                                      "reason": exc.strerror or str(exc)})
+
         for n in range(1, 10_000):
             target = trash / (folder.name if n == 1 else _numbered(folder.name, n))
-            if _move_to(folder, target):
+            if _move_to(folder, target, unwritable=unwritable):
                 return target
         raise ConfigError("too many deleted runs of this name in the trash", path=trash, where="delete run")
     finally:
@@ -121,8 +133,9 @@ def restore_run(trashed: str | Path, folder: str | Path) -> Path:
     return folder
 
 
-def _move_to(source: Path, target: Path) -> bool:
-    """Rename ``source`` to ``target``, never onto anything there (False: the name is taken)."""
+def _move_to(source: Path, target: Path, *, unwritable: Callable[[OSError], Exception] | None = None) -> bool:
+    """Rename ``source`` to ``target``, never onto anything there (False: the name is taken);
+    ``unwritable`` names the error raised when ``target``'s folder refuses the new name."""
     if atomic.WINDOWS:  # its rename refuses any existing name itself
         try:
             os.rename(source, target)
@@ -137,6 +150,10 @@ def _move_to(source: Path, target: Path) -> bool:
         target.mkdir()  # claims the name: a folder made meanwhile is never replaced
     except FileExistsError:
         return False
+    except OSError as exc:
+        if unwritable is None:
+            raise
+        raise unwritable(exc) from None
     try:
         os.replace(source, target)  # onto the empty folder just made: one rename, nothing copied
     except OSError as exc:

@@ -125,3 +125,37 @@ def test_a_link_in_the_runs_folder_is_refused_as_a_link(tmp_path):
         trash_run(tmp_path / "runs" / "linkrun", tmp_path / "trash")
     assert refused.value.facts == {"refusal": "not_a_run", "link": True}
     assert (tmp_path / "runs" / "linkrun").is_symlink() and (elsewhere / "config.toml").is_file()
+
+
+def test_a_run_of_a_project_opened_read_only_is_not_moved(tmp_path):
+    """A read-only viewer moved the runs out from under the project's other windows."""
+    from types import SimpleNamespace
+
+    run = _run(tmp_path / "runs" / "run1")
+    before = _files(run)
+    with pytest.raises(ConfigError, match="read-only") as info:
+        trash_run(run, tmp_path / "trash", project=SimpleNamespace(read_only=True))
+    assert info.value.facts["refusal"] == "read_only"
+    assert _files(run) == before and not (tmp_path / "trash").exists()
+    assert trash_run(run, tmp_path / "trash", project=SimpleNamespace(read_only=False)) == tmp_path / "trash" / "run1"
+
+
+def test_a_trash_folder_that_cannot_be_written_is_named_not_the_run(tmp_path, monkeypatch):
+    """A read-only trash/ said only "Permission denied", and the person checked the run's permissions."""
+    run = _run(tmp_path / "runs" / "run1")
+    trash = tmp_path / "trash"
+    trash.mkdir()
+    before = _files(run)
+    made = Path.mkdir
+
+    def mkdir(self: Path, *args, **kwargs):
+        if self.parent == trash:  # what mode 555 on trash/ does (root ignores the mode itself)
+            raise PermissionError(13, "Permission denied", str(self))
+        return made(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    with pytest.raises(ConfigError) as info:
+        trash_run(run, trash)
+    assert info.value.facts == {"refusal": "trash_unwritable", "trash": str(trash), "reason": "Permission denied"}
+    assert str(trash) in info.value.message and "Permission denied" in info.value.message
+    assert _files(run) == before and list(trash.iterdir()) == []
