@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from bertstudio.data.atomic import create_folder
+from bertstudio.data.atomic import create_folder, sibling_name
 from bertstudio.errors import BertStudioError, ConfigError, DataError, DiskFullError, TrainingError, disk_full_error
 
 log = logging.getLogger(__name__)
@@ -171,7 +171,8 @@ def export_onnx_apart(model_dir: str | Path, out_dir: str | Path, *, quantize: b
     import multiprocessing
     import queue as queues
 
-    check_target(out_dir, model_dir)  # at once, before a process starts
+    out = check_target(out_dir, model_dir)  # at once, before a process starts
+    before = _temp_folders(out)
     context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt and torch threads
     messages = context.Queue()
     stop = context.Event()
@@ -200,6 +201,24 @@ def export_onnx_apart(model_dir: str | Path, out_dir: str | Path, *, quantize: b
         if child.is_alive():
             child.kill()
             child.join()
+        # a child killed (or crashed) mid-write never ran its own clean-up (create_folder's): its
+        # temporary folder is removed here, never one that was there before this export
+        if child.exitcode != 0:
+            for leftover in _temp_folders(out) - before:
+                shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _temp_folders(out: Path) -> set[Path]:
+    """The temporary folders an export into ``out`` writes beside it (data/atomic.create_folder's
+    ``.NAME.nXXXXXXXX.tmp``)."""
+    probe = sibling_name(out.name, ".n00000000.tmp")
+    head = probe[:-len("00000000.tmp")]
+    try:
+        names = os.listdir(out.parent)
+    except OSError:
+        return set()
+    return {out.parent / name for name in names
+            if name.startswith(head) and name.endswith(".tmp") and len(name) == len(probe)}
 
 
 def _outcome(message: tuple) -> OnnxExport:

@@ -499,3 +499,31 @@ def test_an_export_without_its_tokenizer_says_so(export, tmp_path, capsys):
     code = main(["predict", "--model", str(bare / "model.onnx"), *TEXT], out=io.StringIO())
     err = capsys.readouterr().err
     assert code == 2 and "no tokenizer files here" in err and str(bare) in err, err
+
+
+def test_an_export_whose_process_is_killed_leaves_no_temporary_folder(export, tmp_path):
+    """An export that never finished left its hidden ``.NAME-onnx.n….tmp`` folder in the run (the folder
+    the export dialog offers first): the app's export removes it once its process has ended, however."""
+    import multiprocessing
+
+    from bertstudio.errors import BertStudioError
+    from bertstudio.train.onnx_export import export_onnx_apart
+
+    run = tmp_path / "alpha"
+    run.mkdir()
+    (run / "notes.txt").write_text("mine", encoding="utf-8")
+    (run / ".notes.txt.n12345678.tmp").mkdir()  # not the export's: left alone
+    seen: list[str] = []
+
+    def progress(_fraction: float, step: Any) -> None:
+        seen.append(getattr(step, "step", ""))
+        if seen[-1] == "tracing":  # its temporary folder is being filled: the process dies there
+            assert any(p.name.startswith(".alpha-onnx.n") for p in run.iterdir())
+            for child in multiprocessing.active_children():
+                if child.name == "bertstudio-onnx-export":
+                    child.kill()
+
+    with pytest.raises(BertStudioError, match="without a result"):
+        export_onnx_apart(export.parent / "model", run / "alpha-onnx", quantize=False, progress=progress)
+    assert "tracing" in seen
+    assert sorted(p.name for p in run.iterdir()) == [".notes.txt.n12345678.tmp", "notes.txt"]
