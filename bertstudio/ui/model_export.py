@@ -105,6 +105,10 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     worker.start()
     progress.show()
     window.track_job("export", worker)
+    from bertstudio.ui.run_delete import record_run_job
+
+    if getattr(window, "session", None) is not None:
+        record_run_job(window.session, "export", run, worker)  # Delete run and Rename wait for it
     return worker
 
 
@@ -254,6 +258,10 @@ class PushToHubDialog(QDialog):
         if window is not None and hasattr(window, "statusBar"):  # the outcome outlives a dialog closed mid-push
             _report_outcome(window, worker, repo, gate)
             window.track_job("push", worker)  # the main window asks before quitting while it runs
+            from bertstudio.ui.run_delete import record_run_job
+
+            if getattr(window, "session", None) is not None:
+                record_run_job(window.session, "push", run, worker)  # Delete run and Rename wait for it
         self.repo_id, self.gate = repo, gate
         self.worker = worker
         self.push_button.setEnabled(False)

@@ -318,14 +318,18 @@ def changed_outside_text(facts: dict[str, Any]) -> str:
                "is not the file bertstudio wrote. Nothing more is saved here, so the other side's files are not "
                "overwritten.").format(file=facts.get("changed", "project.json"))
     edits, kept = facts.get("edits", 0), facts.get("kept")
+    # counted: English has no .qm for Qt's %n plural ("The 1 edit(s) made here")
     if edits and kept == "labels.journal":
-        said += " " + _tr("The %n edit(s) made here and not yet saved into the data files are kept in {file}; "
-                          "reopening the project applies them or lists each one it cannot.", None, edits
-                          ).format(file=kept)
+        said += " " + counted(edits, _tr("The 1 edit made here and not yet saved into the data files is kept in %1; "
+                                         "reopening the project applies it, or lists it if it cannot."),
+                              _tr("The {n} edits made here and not yet saved into the data files are kept in %1; "
+                                  "reopening the project applies them or lists each one it cannot.")).replace("%1", kept)
     elif edits and kept:  # a copy kept because the journal was replaced: the next open lists it, never applies it
-        said += " " + _tr("The %n edit(s) made here and not yet saved into the data files are kept in {file}; "
-                          "reopening the project lists each one but does not apply them: make them again.",
-                          None, edits).format(file=kept)
+        said += " " + counted(edits, _tr("The 1 edit made here and not yet saved into the data files is kept in %1; "
+                                         "reopening the project lists it but does not apply it: make it again."),
+                              _tr("The {n} edits made here and not yet saved into the data files are kept in %1; "
+                                  "reopening the project lists each one but does not apply them: make them again.")
+                              ).replace("%1", str(kept))
     elif edits:
         said += " " + _tr("The edits made here could not be kept: the project's journal was replaced.")
     return said + " " + _tr("Reopen the project (File > Open project…).")

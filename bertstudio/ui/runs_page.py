@@ -45,7 +45,7 @@ from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.run_reader import READING
-from bertstudio.ui.run_words import auto_reason_text, run_message, status_text
+from bertstudio.ui.run_words import auto_reason_text, is_read_only, read_only_text, run_message, status_text
 from bertstudio.ui.training_monitor import TrainingMonitor
 
 log = logging.getLogger(__name__)
@@ -182,12 +182,27 @@ def saved_nothing(info: RunInfo) -> bool:
     return info.status == "unknown" and info.config is None and not info.metrics and not info.has_model() and info.folder.is_dir()
 
 
+def visible_run_name(name: str) -> str:
+    """A run folder's name (or path) on one line, as every place that shows one writes it: a line
+    break as "⏎", another control character as its Unicode picture ("␉"), a C1 control or a line
+    or paragraph separator as its code. A folder copied in may be named anything: "bad\\nname"
+    broke the Runs table's row and the run pickers' items in two."""
+    return "".join(_VISIBLE.get(c) or (f"<U+{ord(c):04X}>" if _breaks(c) else c) for c in str(name))
+
+
+_VISIBLE = {"\n": "⏎", "\x7f": "␡", **{chr(code): chr(0x2400 + code) for code in range(0x20) if code != 0x0A}}
+
+
+def _breaks(c: str) -> bool:
+    return "\x80" <= c <= "\x9f" or c in "\u2028\u2029"
+
+
 def shown_run_name(folder: Path, shared: Collection[str]) -> str:
-    """A run's name as the app shows it: with its job folder's when it is one of ``shared`` (names
-    two runs shown together share): two seeds jobs' runs read "seed-42" twice, in the Runs page's
-    rows and in Compare (seeds5/seed-42 and seeds4/seed-42 now)."""
+    """A run's name as the app shows it (:func:`visible_run_name`): with its job folder's when it is
+    one of ``shared`` (names two runs shown together share): two seeds jobs' runs read "seed-42"
+    twice, in the Runs page's rows and in Compare (seeds5/seed-42 and seeds4/seed-42 now)."""
     folder = Path(folder)
-    return f"{folder.parent.name}/{folder.name}" if folder.name in shared else folder.name
+    return visible_run_name(f"{folder.parent.name}/{folder.name}" if folder.name in shared else folder.name)
 
 
 def run_titles(folders: Iterable[str | Path]) -> dict[Path, str]:
@@ -242,7 +257,7 @@ class RunsModel(QAbstractTableModel):
 
     def shown_name(self, info: RunInfo) -> str:
         """The run's name, with its job folder's when another listed run shares it (:func:`run_titles`)."""
-        return self._titles.get(Path(info.folder)) or info.folder.name
+        return self._titles.get(Path(info.folder)) or visible_run_name(info.folder.name)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.runs)
@@ -262,7 +277,7 @@ class RunsModel(QAbstractTableModel):
         info, key = self.runs[index.row()], self.COLUMNS[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             if key == "run":
-                return str(info.folder)
+                return visible_run_name(str(info.folder))
             # how it ended: a failed Automatic run says why; an interrupted one how to go on, in the user's words
             said = [run_message(info.message)] if info.message else []
             if key == "status" and saved_nothing(info):
@@ -370,7 +385,8 @@ class RunsPage(QWidget):
         self.compare_button.setToolTip(self.tr("Select two runs to compare their curves, settings and predictions"))
         self.compare_button.clicked.connect(self.compare_selected)
         self.rename_button = QPushButton(self.tr("Re&name…"), objectName="renameRunButton", enabled=False)
-        self.rename_button.setToolTip(self.tr("Give the selected run of this project a name of your own"))
+        self._rename_tip = self.tr("Give the selected run of this project a name of your own")
+        self.rename_button.setToolTip(self._rename_tip)
         self.rename_button.clicked.connect(self._ask_rename)
         self.resume_button = QPushButton(self.tr("Res&ume"), objectName="resumeRunButton", enabled=False)
         # a big project's resume rule is asked on a JobWorker, one at a time: the one running, the
@@ -381,8 +397,9 @@ class RunsPage(QWidget):
         self.resume_button.setToolTip(self.tr("Continue the selected stopped run from its last checkpoint"))
         self.resume_button.clicked.connect(self._resume_selected)
         self.delete_button = QPushButton(self.tr("&Delete…"), objectName="deleteRunButton", enabled=False)
-        self.delete_button.setToolTip(self.tr("Move the selected runs to the trash (Edit > Undo puts them back); "
-                                              "a run opened from elsewhere only leaves this list"))
+        self._delete_tip = self.tr("Move the selected runs to the trash (Edit > Undo puts them back); "
+                                   "a run opened from elsewhere only leaves this list")
+        self.delete_button.setToolTip(self._delete_tip)
         self.delete_button.clicked.connect(self._ask_delete)
         # the same, from the table's context menu and its Delete key
         self.delete_action = QAction(self.tr("&Delete…"), self.table, objectName="deleteRunAction", enabled=False)
@@ -574,20 +591,47 @@ class RunsPage(QWidget):
         self.follow_button.setEnabled(len(runs) == 1)  # it did nothing, silently, with none selected
         self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
         self.rename_action.setEnabled(self.rename_button.isEnabled())
-        self.delete_button.setEnabled(bool(runs))
-        self.delete_action.setEnabled(bool(runs))
+        # a read-only project: greyed, the read-only line saying why, as Import is (they moved its runs
+        # out from under its other windows); a run opened from elsewhere still leaves the list
+        read_only = is_read_only(self.session.project)
+        deletable = bool(runs) and not (read_only and any(self._own(r) for r in runs))
+        self.delete_button.setEnabled(deletable)
+        self.delete_action.setEnabled(deletable)
+        for widget, tip in ((self.delete_button, self._delete_tip), (self.delete_action, self._delete_tip),
+                            (self.rename_button, self._rename_tip), (self.rename_action, self._rename_tip)):
+            widget.setToolTip(read_only_text() if read_only else tip)
         self._offer_resume(runs[0] if len(runs) == 1 else None)
         if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
             self.follow(runs[0].folder)  # one run picked: its curves (a run still training keeps drawing)
 
+    def _own(self, info: RunInfo) -> bool:
+        """Whether Delete would move ``info``'s folder (a run of the project, or a link in its runs folder)."""
+        from bertstudio.ui.run_delete import linked_here
+
+        return in_project(self.session, info.folder) or linked_here(self.session, info.folder)
+
     def _renamable(self, info: RunInfo) -> bool:
-        """Only the project's own runs, and none still being written."""
+        """Only the project's own runs, none still being written, and not in a read-only project."""
         runs_dir = getattr(self.session.project, "runs_dir", None)
-        return runs_dir is not None and info.folder.parent == Path(runs_dir) and info.status not in ("running", READING)
+        return (runs_dir is not None and info.folder.parent == Path(runs_dir) and info.status not in ("running", READING)
+                and not is_read_only(self.session.project))
+
+    def rename_refusal(self, folder: Path) -> str | None:
+        """Why ``folder`` cannot be renamed now, in the user's words: a read-only project, or an export
+        or a push reading the run; None when nothing stands in the way."""
+        from bertstudio.ui.run_delete import run_job_refusal
+
+        if is_read_only(self.session.project):
+            return read_only_text()
+        return run_job_refusal(self.session, Path(folder))
 
     def _ask_rename(self) -> None:
         runs = self.selected_runs()
         if len(runs) != 1:
+            return
+        refused = self.rename_refusal(runs[0].folder)
+        if refused is not None:
+            QMessageBox.warning(self, self.tr("Rename run"), refused)
             return
         name, ok = QInputDialog.getText(self, self.tr("Rename run"), self.tr("New name:"), text=runs[0].name)
         if ok and name.strip() and name.strip() != runs[0].name:
@@ -619,6 +663,8 @@ class RunsPage(QWidget):
         elif own:  # a finished run, or one of no outcome: said, not silent
             kind = {"finished": "finished", "running": "training"}.get(info.status, "never_started")
             why = Said(kind, kind)
+        elif info is not None and is_read_only(self.session.project) and self._own(info):  # a resume writes into it
+            why = read_only_text()
         self._show_resume(stopped and why is None, why)
 
     def _show_resume(self, offered: bool, why: Any) -> None:
@@ -689,7 +735,14 @@ class RunsPage(QWidget):
             self.resume_requested.emit(str(runs[0].folder))
 
     def rename(self, folder: Path, name: str) -> Path:
-        """Rename one of the project's runs; the pages showing runs refresh."""
+        """Rename one of the project's runs; the pages showing runs refresh. ConfigError in a project
+        opened read-only, and for a run an export or a push reads (see run_delete.record_run_job)."""
+        from bertstudio.errors import ConfigError
+
+        folder = Path(folder)
+        refused = self.rename_refusal(folder)
+        if refused is not None:  # the box says the sentence alone (_ask_rename)
+            raise ConfigError(refused, path=folder, where="run name", facts={"said": refused})
         if str(folder) in self._watcher.directories():  # Windows holds a watched folder: it could not be renamed
             self._watcher.removePath(str(folder))
         followed = self.follower is not None and Path(self.follower.folder) == Path(folder)
@@ -739,9 +792,9 @@ class RunsPage(QWidget):
         done, problem = delete_runs(self.session, folders)
         command = None
         if done:
-            text = (self.tr("Delete run %1").replace("%1", done[0].folder.name) if len(done) == 1
+            text = (self.tr("Delete run %1").replace("%1", visible_run_name(done[0].folder.name)) if len(done) == 1
                     else self.tr("Delete %n runs", "", len(done)))
-            command = DeleteRunsCommand(self.session, done, text)
+            command = DeleteRunsCommand(self.session, done, text, say=self.status_message.emit)
             self.session.undo_stack.push(command)
             self.session.notify_runs_changed()  # this page and every other listing runs refresh
             self.status_message.emit(deleted_text(done))
@@ -804,7 +857,7 @@ class RunsPage(QWidget):
         # its row shows the run now there (settings, score), after the read that found it replaced
         follower.replaced.connect(self.refresh, Qt.ConnectionType.QueuedConnection)
         self.follower = follower
-        self.follow_label.setText(self.tr("Following {folder}").format(folder=folder))
+        self.follow_label.setText(self.tr("Following {folder}").format(folder=visible_run_name(str(folder))))
         self._say_loss_weighting()
         follower.start()
         return follower
@@ -829,7 +882,7 @@ class RunsPage(QWidget):
         if folder is None:
             return
         self._lost = self.tr("{run} was removed or renamed outside bertstudio; its curves are no longer followed"
-                             ).format(run=folder)
+                             ).format(run=visible_run_name(str(folder)))
         self.follow_label.setText(self._lost)
         self.monitor.log(self._lost)
 

@@ -102,6 +102,9 @@ class ProjectSession(QObject):
         # the run folders the Train page is training into now (made before the run holds their lock):
         # the Runs page never deletes one
         self.training_runs: Callable[[], set[str]] = set
+        # ("export" | "push", run folder, JobWorker): the jobs reading a run, which Delete and Rename refuse
+        # while they run (ui/run_delete.record_run_job)
+        self.run_jobs: list[tuple[str, Any, Any]] = []
         self._project: Any | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._split = "train"

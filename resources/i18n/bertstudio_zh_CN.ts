@@ -273,22 +273,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="391"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="399"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="395"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="403"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="396"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="404"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="392"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="400"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -485,124 +485,194 @@
         <translation>标签 {name} 出现在一个尚未标注完的句子中：请先标注完该句，或清除其中词语的标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="116"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="78"/>
+        <source>%1 is being pushed to the Hugging Face Hub: wait for the push or cancel it.</source>
+        <translation>%1 正在推送到 Hugging Face Hub：请等推送完成或取消它。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="79"/>
+        <source>%1 is being exported: wait for the export or cancel it.</source>
+        <translation>%1 正在导出：请等导出完成或取消它。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="140"/>
+        <source>Put back 1 run: %1</source>
+        <translation>已放回 1 个运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="140"/>
+        <source>Put back {n} runs: %1</source>
+        <translation>已放回 {n} 个运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="191"/>
         <source>%1 is training now: stop it on the Train page (or in its terminal) before deleting it.</source>
         <translation>%1 正在训练：请先在训练页（或它的终端里）停止它，再删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="119"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="194"/>
         <source>%1 was not put back: a folder of that name exists now. The deleted run stays at %2.</source>
         <translation>%1 未能放回：现在已有同名文件夹。已删除的运行仍在 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="122"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="197"/>
         <source>%1 was not put back: it is no longer in the trash.</source>
         <translation>%1 未能放回：它已不在回收站中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="124"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="199"/>
         <source>%1 was not deleted: it is a link to a folder elsewhere, which Delete run never follows. Remove the link itself in a file manager.</source>
         <translation>%1 未删除：它是指向别处文件夹的链接，删除运行从不跟随链接。请在文件管理器中删除该链接本身。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="127"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="202"/>
         <source>%1 was not deleted: its folder is gone.</source>
         <translation>%1 未删除：它的文件夹已不存在。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="130"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="205"/>
+        <source>%1 was not put back: %2. The deleted run stays at %3; Edit &gt; Undo tries again, or move that folder back to %4 yourself.</source>
+        <translation>%1 未能放回：%2。删除的运行仍在 %3；编辑 &gt; 撤销可再试一次，也可以自己把该文件夹移回 %4。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="210"/>
         <source>%1 was not deleted: the project&apos;s trash %2 is a file, not a folder. Rename or move that file, then delete again.</source>
         <translation>%1 未删除：项目的回收站 %2 是一个文件，而不是文件夹。请重命名或移走该文件，然后再删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="133"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="213"/>
         <source>%1 was not deleted: the project&apos;s trash folder %2 is a link. Make it a plain folder, then delete again.</source>
         <translation>%1 未删除：项目的回收站文件夹 %2 是一个链接。请将其改为普通文件夹，然后再删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="136"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="216"/>
         <source>%1 was not deleted: the project&apos;s trash folder %2 cannot be made (%3).</source>
         <translation>%1 未删除：无法创建项目的回收站文件夹 %2（%3）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="140"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="219"/>
+        <source>%1 was not deleted: the project&apos;s trash folder %2 cannot be written (%3).</source>
+        <translation>%1 未删除：项目的回收站文件夹 %2 无法写入（%3）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="223"/>
         <source>%1 was not put back: %2.</source>
         <translation>%1 未能放回：%2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="140"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="223"/>
         <source>%1 was not deleted: %2.</source>
         <translation>%1 未删除：%2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="156"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="239"/>
         <source>%1 is training now: stop it on the Train page before deleting it.</source>
         <translation>%1 正在训练：请先在训练页停止它，再删除。</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="214"/>
-        <source>Moved %n run(s) to the trash.</source>
-        <translation>
-            <numerusform>已将 %n 个运行移到回收站。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="217"/>
-        <source>Moved %n run(s) to the project&apos;s trash folder %1 (this system has no trash).</source>
-        <translation>
-            <numerusform>已将 %n 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="220"/>
-        <source>Removed %n run(s) opened from elsewhere from the list; their folders stay on disk.</source>
-        <translation>
-            <numerusform>已从列表中移除 %n 个从别处打开的运行；它们的文件夹仍留在磁盘上。</numerusform>
-        </translation>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="306"/>
+        <source>Moved 1 run to the trash.</source>
+        <translation>已将 1 个运行移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="222"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="306"/>
+        <source>Moved {n} runs to the trash.</source>
+        <translation>已将 {n} 个运行移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="309"/>
+        <source>Moved 1 run to the project&apos;s trash folder %1 (this system has no trash).</source>
+        <translation>已将 1 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="310"/>
+        <source>Moved {n} runs to the project&apos;s trash folder %1 (this system has no trash).</source>
+        <translation>已将 {n} 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="313"/>
+        <source>Removed 1 run opened from elsewhere from the list; its folder stays on disk.</source>
+        <translation>已从列表中移除 1 个从别处打开的运行；它的文件夹仍留在磁盘上。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="314"/>
+        <source>Removed {n} runs opened from elsewhere from the list; their folders stay on disk.</source>
+        <translation>已从列表中移除 {n} 个从别处打开的运行；它们的文件夹仍留在磁盘上。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="315"/>
+        <source>Edit &gt; Undo puts it back.</source>
+        <translation>编辑 &gt; 撤销可将其放回。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="327"/>
+        <source> and 1 more</source>
+        <translation> 等另外 1 个</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="328"/>
+        <source> and {n} more</source>
+        <translation> 等另外 {n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="329"/>
+        <source>Delete 1 run: %1?</source>
+        <translation>删除 1 个运行：%1？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="329"/>
+        <source>Delete {n} runs: %1?</source>
+        <translation>删除 {n} 个运行：%1？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="335"/>
+        <source>1 run folder (%1 files, %2 MB) goes to the trash.</source>
+        <translation>1 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="336"/>
+        <source>{n} run folders (%1 files, %2 MB) go to the trash.</source>
+        <translation>{n} 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="339"/>
+        <source>1 run opened from elsewhere only leaves this list; its folder is not deleted.</source>
+        <translation>1 个从别处打开的运行只会从此列表中移除；它的文件夹不会被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="340"/>
+        <source>{n} runs opened from elsewhere only leave this list; their folders are not deleted.</source>
+        <translation>{n} 个从别处打开的运行只会从此列表中移除；它们的文件夹不会被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="342"/>
+        <source>1 run is a link to a folder elsewhere: Delete run refuses it, and its folder is not touched.</source>
+        <translation>1 个运行是指向别处文件夹的链接：删除运行会拒绝它，它的文件夹不会被改动。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="344"/>
+        <source>{n} runs are links to folders elsewhere: Delete run refuses them, and their folders are not touched.</source>
+        <translation>{n} 个运行是指向别处文件夹的链接：删除运行会拒绝它们，它们的文件夹不会被改动。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="346"/>
+        <source>Edit &gt; Undo (Ctrl+Z) puts it back.</source>
+        <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="315"/>
         <source>Edit &gt; Undo puts them back.</source>
         <translation>编辑 &gt; 撤销可将其放回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="234"/>
         <location filename="../../bertstudio/ui/run_words.py" line="213"/>
         <source> and %n more</source>
         <translation>
             <numerusform>等另外 %n 个</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="235"/>
-        <source>Delete %n run(s): %1?</source>
-        <translation>
-            <numerusform>删除 %n 个运行：%1？</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="241"/>
-        <source>%n run folder(s) (%1 files, %2 MB) go to the trash.</source>
-        <translation>
-            <numerusform>%n 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="244"/>
-        <source>%n run(s) opened from elsewhere only leave this list; their folders are not deleted.</source>
-        <translation>
-            <numerusform>%n 个从别处打开的运行只会从此列表中移除；它们的文件夹不会被删除。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_delete.py" line="247"/>
-        <source>%n run(s) are links to folders elsewhere: Delete run refuses them, and their folders are not touched.</source>
-        <translation>
-            <numerusform>%n 个运行是指向别处文件夹的链接：删除运行会拒绝它们，它们的文件夹不会被改动。</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="249"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="346"/>
         <source>Edit &gt; Undo (Ctrl+Z) puts them back.</source>
         <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
     </message>
@@ -1038,122 +1108,128 @@
         <source>The project was changed outside bertstudio since it was opened (a git pull, a sync folder?): {file} is not the file bertstudio wrote. Nothing more is saved here, so the other side&apos;s files are not overwritten.</source>
         <translation>自项目打开以来，它已在 bertstudio 之外被更改（git pull 或同步文件夹？）：{file} 不是 bertstudio 写入的文件。此处不再保存任何内容，因此不会覆盖另一方的文件。</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="322"/>
-        <source>The %n edit(s) made here and not yet saved into the data files are kept in {file}; reopening the project applies them or lists each one it cannot.</source>
-        <translation>
-            <numerusform>此处所做、尚未存入数据文件的 %n 项编辑保存在 {file} 中；重新打开项目时会应用它们，或逐条列出无法应用的编辑。</numerusform>
-        </translation>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="323"/>
+        <source>The 1 edit made here and not yet saved into the data files is kept in %1; reopening the project applies it, or lists it if it cannot.</source>
+        <translation>此处所做、尚未存入数据文件的 1 项编辑保存在 %1 中；重新打开项目时会应用它，无法应用时会列出它。</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="326"/>
-        <source>The %n edit(s) made here and not yet saved into the data files are kept in {file}; reopening the project lists each one but does not apply them: make them again.</source>
-        <translation>
-            <numerusform>此处所做、尚未存入数据文件的 %n 项编辑保存在 {file} 中；重新打开项目时会逐条列出它们，但不会应用：请重新进行这些编辑。</numerusform>
-        </translation>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="325"/>
+        <source>The {n} edits made here and not yet saved into the data files are kept in %1; reopening the project applies them or lists each one it cannot.</source>
+        <translation>此处所做、尚未存入数据文件的 {n} 项编辑保存在 %1 中；重新打开项目时会应用它们，或逐条列出无法应用的编辑。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="328"/>
+        <source>The 1 edit made here and not yet saved into the data files is kept in %1; reopening the project lists it but does not apply it: make it again.</source>
+        <translation>此处所做、尚未存入数据文件的 1 项编辑保存在 %1 中；重新打开项目时会列出它，但不会应用：请重新进行这项编辑。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_words.py" line="330"/>
+        <source>The {n} edits made here and not yet saved into the data files are kept in %1; reopening the project lists each one but does not apply them: make them again.</source>
+        <translation>此处所做、尚未存入数据文件的 {n} 项编辑保存在 %1 中；重新打开项目时会逐条列出它们，但不会应用：请重新进行这些编辑。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_words.py" line="334"/>
         <source>The edits made here could not be kept: the project&apos;s journal was replaced.</source>
         <translation>此处所做的编辑无法保留：项目的编辑日志已被替换。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="331"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="335"/>
         <source>Reopen the project (File &gt; Open project…).</source>
         <translation>请重新打开项目（文件 &gt; 打开项目…）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="340"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="344"/>
         <source>cleared</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="341"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="345"/>
         <source>{split} row {row}: {value}</source>
         <translation>{split}第 {row} 行：{value}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="344"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="348"/>
         <source>label {old} renamed to {new}</source>
         <translation>标签 {old} 重命名为 {new}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="346"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="350"/>
         <source>label {name} added</source>
         <translation>添加了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="348"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="352"/>
         <source>label {name} removed</source>
         <translation>删除了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="350"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="354"/>
         <source>label {name} recoloured {color}</source>
         <translation>标签 {name} 的颜色改为 {color}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="351"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="355"/>
         <source>{op} of label {name}</source>
         <translation>标签 {name} 的 {op}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="355"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="359"/>
         <source>the project was changed outside bertstudio while they were made, and its journal was replaced</source>
         <translation>进行这些编辑时，项目在 bertstudio 之外被更改，其编辑日志被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="357"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="361"/>
         <source>they were made on another version of project.json, which replaced it since: a git pull, a sync folder?</source>
         <translation>它们是在另一个版本的 project.json 上进行的，该文件此后已被替换：git pull 或同步文件夹？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="372"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="376"/>
         <source>{file}: 1 edit was not applied ({why}); it is kept in that file:</source>
         <translation>{file}：1 项编辑未应用（{why}）；它保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="373"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="377"/>
         <source>{file}: {n} edits were not applied ({why}); they are kept in that file:</source>
         <translation>{file}：{n} 项编辑未应用（{why}）；它们保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="376"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="380"/>
         <source>{file}: edit {seq} not applied: {edit}</source>
         <translation>{file}：编辑 {seq} 未应用：{edit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="379"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="383"/>
         <source>{file}: 1 more edit not applied</source>
         <translation>{file}：另有 1 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="380"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="384"/>
         <source>{file}: {n} more edits not applied</source>
         <translation>{file}：另有 {n} 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="382"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="386"/>
         <source>{file}: not read ({problem})</source>
         <translation>{file}：未能读取（{problem}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="385"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="389"/>
         <source>1 more kept journal is not listed here; its edits were not applied either (kept as {pattern})</source>
         <translation>另有 1 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="387"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="391"/>
         <source>{n} more kept journals are not listed here; their edits were not applied either (kept as {pattern})</source>
         <translation>另有 {n} 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="399"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="403"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="406"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="410"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
@@ -3109,11 +3185,6 @@
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
-        <source>%1 (%2 page)</source>
-        <translation>%1（%2页）</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/main_window.py" line="654"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
@@ -3202,6 +3273,11 @@
         <location filename="../../bertstudio/ui/main_window.py" line="471"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
+        <source>%1 (%2 page)</source>
+        <translation>%1（%2页）</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/main_window.py" line="577"/>
@@ -3795,47 +3871,47 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="213"/>
+        <location filename="../../bertstudio/ui/session.py" line="216"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="219"/>
+        <location filename="../../bertstudio/ui/session.py" line="222"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="236"/>
+        <location filename="../../bertstudio/ui/session.py" line="239"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="238"/>
+        <location filename="../../bertstudio/ui/session.py" line="241"/>
         <source>Rename entity type {a} to {b}</source>
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="276"/>
+        <location filename="../../bertstudio/ui/session.py" line="279"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="278"/>
+        <location filename="../../bertstudio/ui/session.py" line="281"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="289"/>
+        <location filename="../../bertstudio/ui/session.py" line="292"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="414"/>
+        <location filename="../../bertstudio/ui/session.py" line="417"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="430"/>
+        <location filename="../../bertstudio/ui/session.py" line="433"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -3843,152 +3919,152 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="189"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="193"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="192"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="196"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="193"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="197"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="204"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="208"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="205"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="209"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="207"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="211"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="209"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="213"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="214"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="218"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="234"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="238"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="235"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="239"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="286"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="294"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="289"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="297"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="291"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="299"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="300"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="308"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="303"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="311"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="313"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="321"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="317"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="325"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="320"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="328"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="328"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="336"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="339"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="347"/>
         <source>loading {file} as `bertstudio predict` would and predicting one example</source>
         <translation>正在像 `bertstudio predict` 那样加载 {file} 并预测一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="343"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="351"/>
         <source>checking which files go up (the model&apos;s own files; no links, no hidden files)</source>
         <translation>正在检查要上传哪些文件（仅模型自己的文件；不含链接和隐藏文件）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="345"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="353"/>
         <source>loading the model as `bertstudio predict` would (config, tokenizer, weights) and predicting one example</source>
         <translation>正在像 `bertstudio predict` 那样加载模型（配置、分词器、权重）并预测一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="348"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="356"/>
         <source>writing the model card</source>
         <translation>正在撰写模型卡片</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="349"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="357"/>
         <source>creating the repository</source>
         <translation>正在创建仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="350"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="358"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="363"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="371"/>
         <source>{names} and {n} more</source>
         <translation>{names} 等另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="366"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="374"/>
         <source>uploading {count} files ({mb} MB); left out: README.md (a generated model card goes up in its place); {names} (not model files)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）；未上传：README.md（改为上传生成的模型卡片）；{names}（不是模型文件）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="369"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="377"/>
         <source>uploading {count} files ({mb} MB); left out: README.md (a generated model card goes up in its place)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）；未上传：README.md（改为上传生成的模型卡片）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="372"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="380"/>
         <source>uploading {count} files ({mb} MB); left out: {names} (not model files)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）；未上传：{names}（不是模型文件）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="375"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="383"/>
         <source>uploading {count} files ({mb} MB)</source>
         <translation>正在上传 {count} 个文件（{mb} MB）</translation>
     </message>
@@ -4859,97 +4935,97 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>The run&apos;s process was closed or killed as the run started, before it saved its settings or a model: nothing in this folder can be used. Delete the folder to remove it from this list.</source>
         <translation>该运行刚开始时其进程就被关闭或终止，尚未保存设置或模型：此文件夹中没有可用的内容。删除该文件夹即可将其从列表中移除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="275"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="289"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
         <source>interrupted before it saved anything</source>
         <translation>在保存任何内容之前中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="315"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="305"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="320"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -4957,141 +5033,142 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="370"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="385"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="388"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="381"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="629"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="397"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="675"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="363"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="378"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="365"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="380"/>
         <source>&amp;Open run folder…</source>
         <translation>打开运行文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="367"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="382"/>
         <source>Fo&amp;llow selected run live</source>
         <translation>实时跟踪所选运行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="369"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="384"/>
         <source>Co&amp;mpare</source>
         <translation>比较(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="372"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="387"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="410"/>
         <source>Re&amp;name…</source>
         <translation>重命名(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="375"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
         <source>Res&amp;ume</source>
         <translation>继续(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="383"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="388"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="399"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="405"/>
         <source>&amp;Delete…</source>
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="400"/>
         <source>Move the selected runs to the trash (Edit &gt; Undo puts them back); a run opened from elsewhere only leaves this list</source>
         <translation>将选中的运行移到回收站（编辑 &gt; 撤销可将其放回）；从别处打开的运行只会从此列表中移除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="408"/>
         <source>Delete the selected runs</source>
         <translation>删除所选的运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="561"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="578"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="580"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="565"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="582"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="583"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="592"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="597"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="634"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="636"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="641"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="592"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="636"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="636"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="682"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="718"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="755"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="771"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="808"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="721"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="774"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="742"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="795"/>
         <source>Delete run %1</source>
         <translation>删除运行 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="743"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="796"/>
         <source>Delete %n runs</source>
         <translation>
             <numerusform>删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="770"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="823"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="807"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="860"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="831"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="884"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -6600,87 +6677,87 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="115"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="119"/>
         <source>loading the model</source>
         <translation>正在加载模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="116"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="120"/>
         <source>tracing the model (torch.onnx, dynamo)</source>
         <translation>正在将模型转换为 ONNX</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="117"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="121"/>
         <source>checking the export against PyTorch</source>
         <translation>正在对照 PyTorch 检查导出结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="118"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="122"/>
         <source>quantizing to int8</source>
         <translation>正在量化为 int8</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="119"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="123"/>
         <source>writing the tokenizer, labels and predict.py</source>
         <translation>正在写入分词器、标签和 predict.py</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="120"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="124"/>
         <source>moving the export into place</source>
         <translation>正在将导出结果移入目标文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="121"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="125"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="132"/>
         <source>{folder} is a file, not a folder: choose a new folder or an existing one.</source>
         <translation>{folder} 是一个文件，不是文件夹：请选择一个新文件夹或已有的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="130"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="134"/>
         <source>{parent} is a file, so no folder can be made inside it: choose another folder.</source>
         <translation>{parent} 是一个文件，无法在其中创建文件夹：请选择另一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="132"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="136"/>
         <source>No permission to write in {folder}: choose a folder you can write in.</source>
         <translation>没有在 {folder} 中写入的权限：请选择一个可以写入的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="134"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
         <source>No permission to create a folder in {parent}: choose a folder you can write in.</source>
         <translation>没有在 {parent} 中创建文件夹的权限：请选择一个可以写入的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="136"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
         <source>The export folder {folder} is not empty, and an export never overwrites files: choose a new or empty folder.</source>
         <translation>导出文件夹 {folder} 不是空的，而导出从不覆盖文件：请选择一个新的或空的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="142"/>
         <source>The export folder {folder} is inside the model folder {model}: choose a folder outside it.</source>
         <translation>导出文件夹 {folder} 位于模型文件夹 {model} 之内：请选择该文件夹之外的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="157"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
         <source>Starting the export…</source>
         <translation>正在启动导出…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="158"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="162"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="173"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="177"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="179"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="183"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

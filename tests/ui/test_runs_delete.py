@@ -110,7 +110,7 @@ def test_a_run_opened_from_elsewhere_only_leaves_the_list(qtbot, session, tmp_pa
     page.delete_runs([outside])
     assert outside.is_dir() and (outside / "model" / "weights.bin").is_file()  # never deleted from disk
     assert _names(page) == [] and external_runs(session) == []
-    assert "stay on disk" in messages[0]
+    assert "stays on disk" in messages[0]  # one run: its folder (it read "their folders stay", of 1 run(s))
     session.undo_stack.undo()
     assert _names(page) == ["gpu-run"] and external_runs(session) == [outside]
 
@@ -148,7 +148,12 @@ def test_undo_never_puts_a_run_back_over_a_folder_of_its_name(qtbot, session, no
     assert "exists now" in said and str(session.project.folder / "trash" / "run1") in said
     assert _files(run) == theirs  # not overwritten
     assert _files(session.project.folder / "trash" / "run1") == before  # still in the trash, said where
-    assert session.undo_stack.count() == 0  # nothing came back: the command left the stack
+    # the refusal says "rename or move that folder, then Undo again": the Undo stays for that (it left the
+    # stack, and the run sat in the trash with nothing pointing to it)
+    qtbot.waitUntil(session.undo_stack.canUndo)
+    run.rename(run.with_name("theirs"))
+    session.undo_stack.undo()
+    assert _files(run) == before and not (session.project.folder / "trash" / "run1").exists()
 
 
 def test_the_button_and_the_delete_key_ask_first(qtbot, session, no_system_trash):
@@ -266,7 +271,7 @@ def test_a_link_in_the_runs_folder_is_refused_in_words_not_said_to_be_gone(qtbot
     page = _page(qtbot, session)
     assert _names(page) == ["linkrun"]
     asked = run_delete.confirm_text([link], session)
-    assert "links to folders elsewhere" in asked and "only leave this list" not in asked
+    assert "a link to a folder elsewhere" in asked and "only leave" not in asked  # one link: said in the singular
     messages = []
     page.status_message.connect(messages.append)
     assert page.delete_runs([link]) is None
@@ -304,3 +309,151 @@ def test_an_os_error_is_said_without_errno_and_path():
     assert said == "x was not deleted: File name too long."
     said = run_delete.refusal_text(PermissionError(13, "Permission denied", "/p/runs/x"), Path("/p/runs/x"), put_back=True)
     assert said == "x was not put back: Permission denied."
+
+
+@pytest.fixture
+def read_only_session(session_factory, tmp_path):
+    """A project opened read-only (another window holds it for writing, or the medium is read-only),
+    with a run of its own, alpha, and gpu-run opened from elsewhere."""
+    from bertstudio.data.project import Project
+
+    session = session_factory("sentence", ["neg", "pos"])
+    folder = session.project.folder
+    _run(session.project.runs_dir / "alpha")
+    add_external_run(session, _run(tmp_path / "server" / "gpu-run"))
+    session.close()
+    session.set_project(Project.open(folder, read_only=True))
+    return session
+
+
+def test_a_read_only_project_greys_delete_rename_and_resume_and_refuses_them(qtbot, read_only_session, tmp_path,
+                                                                             no_system_trash):
+    """Delete… and Rename… were enabled in a project opened read-only and moved its runs out from under
+    the other windows viewing it; greyed now, their tooltip saying why, as Import is, and refused when
+    asked all the same (the Delete key's action, a script). A run opened from elsewhere still leaves the
+    list: that writes nothing in the project."""
+    from bertstudio.errors import ConfigError
+    from bertstudio.ui.run_words import read_only_text
+
+    session = read_only_session
+    alpha, outside = session.project.runs_dir / "alpha", tmp_path / "server" / "gpu-run"
+    before = _files(alpha)
+    page = _page(qtbot, session)
+    page.table.selectRow(_names(page).index("alpha"))
+    for widget in (page.delete_button, page.delete_action, page.rename_button, page.rename_action, page.resume_button):
+        assert not widget.isEnabled() and widget.toolTip() == read_only_text(), widget
+    assert page.delete_runs([alpha]) is None and page.refusals == [read_only_text()]
+    with pytest.raises(ConfigError) as refused:
+        page.rename(alpha, "renamed")
+    assert refused.value.facts["said"] == read_only_text()
+    assert _files(alpha) == before and not (session.project.folder / "trash").exists()
+    assert not (session.project.runs_dir / "renamed").exists() and session.undo_stack.count() == 0
+    page.table.selectRow(_names(page).index("gpu-run"))
+    assert page.delete_button.isEnabled() and page.delete_action.isEnabled()
+    assert page.delete_runs([outside]) is not None
+    assert outside.is_dir() and _names(page) == ["alpha"]
+
+
+def test_an_undo_that_fails_on_an_os_error_says_where_the_run_is_and_can_be_tried_again(qtbot, session,
+                                                                                         no_system_trash, monkeypatch):
+    """"alpha was not put back: Permission denied." said nothing of where alpha was, and the Undo was
+    thrown away: once the permission was fixed, nothing put the run back from the project's trash."""
+    run = _run(session.project.runs_dir / "alpha")
+    before = _files(run)
+    page = _page(qtbot, session)
+    page.delete_runs([run])
+    trashed = session.project.folder / "trash" / "alpha"
+
+    def refused(_trashed, folder):
+        raise PermissionError(13, "Permission denied", str(folder))
+
+    monkeypatch.setattr(run_delete.run_trash, "restore_run", refused)
+    with qtbot.waitSignal(session.failed) as failed:
+        session.undo_stack.undo()
+    said = str(failed.args[0])
+    assert "alpha was not put back: Permission denied" in said and str(trashed) in said
+    qtbot.waitUntil(session.undo_stack.canUndo)  # still on the stack, to be tried again
+    assert session.undo_stack.undoText() == "Delete run alpha" and _files(trashed) == before
+    monkeypatch.undo()  # the permission fixed
+    session.undo_stack.undo()
+    assert _files(run) == before and not trashed.exists() and _names(page) == ["alpha"]
+
+
+def test_undo_and_redo_say_what_they_did_in_the_status_bar(qtbot, session, no_system_trash):
+    """After Edit > Undo put the run back, the bar still said "Moved 1 run(s) to the trash… Undo puts
+    them back"."""
+    run = _run(session.project.runs_dir / "first-run")
+    page = _page(qtbot, session)
+    messages = []
+    page.status_message.connect(messages.append)
+    page.delete_runs([run])
+    session.undo_stack.undo()
+    assert run.is_dir() and messages[-1] == "Put back 1 run: first-run"
+    session.undo_stack.redo()
+    assert not run.exists() and messages[-1].startswith("Moved 1 run to the project's trash folder")
+
+
+def test_counts_are_said_in_english_words_not_run_s(session):
+    """English has no .qm for Qt's %n plural: the boxes read "Delete 1 run(s)", "1 run folder(s)",
+    "Moved 1 run(s)" and "The 1 edit(s) made here"."""
+    from bertstudio.ui.run_words import changed_outside_text
+
+    one, two = _run(session.project.runs_dir / "one"), _run(session.project.runs_dir / "two")
+    asked = run_delete.confirm_text([one], session)
+    assert asked.startswith("Delete 1 run: one?") and "1 run folder (4 files" in asked and "(s)" not in asked
+    assert "puts it back" in asked
+    asked = run_delete.confirm_text([one, two], session)
+    assert asked.startswith("Delete 2 runs: one, two?") and "2 run folders (8 files" in asked and "(s)" not in asked
+    said = run_delete.deleted_text([run_delete.Deleted(one, session.project.folder / "trash" / "one")])
+    assert said.startswith("Moved 1 run to the project's trash folder") and "(s)" not in said
+    said = changed_outside_text({"changed": "project.json", "kept": "labels.journal", "edits": 1})
+    assert "The 1 edit made here and not yet saved into the data files is kept in labels.journal" in said
+    said = changed_outside_text({"changed": "project.json", "kept": "labels.journal.kept-x", "edits": 1234})
+    assert "The 1,234 edits made here" in said and "kept in labels.journal.kept-x" in said
+
+
+def test_a_run_being_exported_or_pushed_is_not_deleted_or_renamed(qtbot, session, no_system_trash):
+    """Deleted while File > Export model as ONNX read it, the export failed blaming the model and left
+    its temporary folder in the run; each export and push now records its run, refused as a training
+    run is until the job has ended."""
+    from bertstudio.errors import ConfigError
+
+    class Job:
+        running = True
+
+        def is_running(self) -> bool:
+            return self.running
+
+    alpha, beta = _run(session.project.runs_dir / "alpha"), _run(session.project.runs_dir / "beta")
+    page = _page(qtbot, session)
+    export, push = Job(), Job()
+    run_delete.record_run_job(session, "export", alpha, export)
+    run_delete.record_run_job(session, "push", beta, push)
+    assert page.delete_runs([alpha]) is None
+    assert page.refusals[-1] == "alpha is being exported: wait for the export or cancel it."
+    assert page.delete_runs([beta]) is None and "beta is being pushed to the Hugging Face Hub" in page.refusals[-1]
+    with pytest.raises(ConfigError) as refused:
+        page.rename(alpha, "renamed")
+    assert "being exported" in refused.value.facts["said"]
+    assert alpha.is_dir() and beta.is_dir() and session.undo_stack.count() == 0
+    export.running = False  # the export ended
+    assert page.delete_runs([alpha]) is not None and not alpha.exists()
+
+
+def test_a_trash_folder_that_cannot_be_written_is_named_in_the_refusal(qtbot, session, no_system_trash, monkeypatch):
+    """With trash/ read-only, Delete run said "alpha was not deleted: Permission denied.", blaming the run."""
+    run = _run(session.project.runs_dir / "alpha")
+    trash = session.project.folder / "trash"
+    trash.mkdir()
+    made = Path.mkdir
+
+    def mkdir(self: Path, *args, **kwargs):
+        if self.parent == trash:
+            raise PermissionError(13, "Permission denied", str(self))
+        return made(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    page = _page(qtbot, session)
+    assert page.delete_runs([run]) is None and run.is_dir()
+    assert page.refusals == [f"alpha was not deleted: the project's trash folder {trash} cannot be written "
+                             "(Permission denied)."]

@@ -433,3 +433,27 @@ def test_a_finished_runs_config_edited_by_hand_shows_while_the_page_is_on_screen
     qtbot.waitUntil(lambda: page.model.index(0, lr).data() == "0.001", timeout=3000)
     page.hide()
     assert not page._poll.isActive()
+
+
+
+def test_a_run_name_holding_control_characters_stays_on_one_line(qtbot, session):
+    """A run folder copied in as "bad\nname" showed its raw line break in the Runs table and in the
+    Results and Playground pickers (their items come from run_titles); each control character is
+    shown as a visible mark now, wherever a run's name is shown."""
+    from bertstudio.ui import run_delete
+    from bertstudio.ui.runs_page import run_titles, visible_run_name
+
+    runs_dir = session.project.runs_dir
+    for name in ("bad\nname", "tab\there", "bell\x07\x85end"):
+        _run(runs_dir / name)
+    page = _page(qtbot, session)
+    # U+23CE RETURN SYMBOL, U+2409 and U+2407 (the control pictures of tab and bell)
+    assert sorted(_names(page)) == ["bad\u23cename", "bell\u2407<U+0085>end", "tab\u2409here"]
+    titles = run_titles(runs_dir / name for name in ("bad\nname", "tab\there"))
+    assert sorted(titles.values()) == ["bad\u23cename", "tab\u2409here"]
+    assert visible_run_name("line\u2028sep\x7f") == "line<U+2028>sep\u2421"
+    assert visible_run_name("seed-42 \u4e2d\u6587 \u0645\u0631\u062d\u0628\u0627") == \
+        "seed-42 \u4e2d\u6587 \u0645\u0631\u062d\u0628\u0627"  # nothing else changes
+    asked = run_delete.confirm_text([runs_dir / "bad\nname"], session)  # a plain-text box
+    assert asked.startswith("Delete 1 run: bad\u23cename?")
+    page.stop_following()
