@@ -893,10 +893,22 @@ def rows_then(started: float | None, info: Mapping[str, Any] | None, replaced: I
     return f"replaced since: {now}" if later else now
 
 
+STARTED_HEAD_BYTES = 1 << 16  # of history.jsonl read for its RunStarted line (one is ~500 bytes)
+
+
 def run_started_at(folder: str | Path) -> float | None:
     """When the run in ``folder`` started: its first RunStarted's time, else config.toml's mtime
-    (written once, when the run starts); None when neither can be read."""
-    for event in read_history(folder, kinds=(RunStarted.kind,)):
+    (written once, when the run starts); None when neither can be read. Only the history's head is
+    read: the engine writes RunStarted first (a resume appends its own later), and a 42 MB history
+    read whole held the Results page's GUI thread 0.5 s for this one time."""
+    path = Path(folder) / HISTORY
+    try:
+        head = read_regular_file(path, missing_ok=True, head=STARTED_HEAD_BYTES) or b""
+    except DataError as exc:
+        log.warning("unreadable history: %s", exc)
+        head = b""
+    lines = head.decode("utf-8", errors="replace").split("\n")[:-1]  # complete lines only
+    for event in parse_history(lines, path=path, kinds=(RunStarted.kind,)):
         when = event.started_at if isinstance(event, RunStarted) else None
         if isinstance(when, (int, float)) and not isinstance(when, bool) and math.isfinite(when) and when > 0:
             return float(when)

@@ -17,6 +17,7 @@ only when it is of the project's kind and only where the gold values agree.
 from __future__ import annotations
 
 import logging
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,8 @@ from bertstudio.data.project_labels import names_now as label_names_now, pred_no
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.events import Evaluated, StepLogged, is_number
-from bertstudio.train.rundir import (BEST_PREDICTIONS, CHECKPOINTS, PREDICTIONS, find_checkpoint, read_history,
-                                     read_label_ids, read_predictions, read_run, read_state)
+from bertstudio.train.rundir import (BEST_PREDICTIONS, CHECKPOINTS, HISTORY, PREDICTIONS, find_checkpoint,
+                                     read_history, read_label_ids, read_predictions, read_run, read_state)
 from bertstudio.ui import example_html
 from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
@@ -59,11 +60,35 @@ JOIN_CHUNK = 2000  # project rows fetched per call when joining
 BIG_PREDICTIONS = 1 << 18  # bytes of predictions.jsonl (about 1,500 rows; 2,000 held it 0.8 s) read off the GUI thread
 
 
-def _predictions_size(folder: Path) -> int:
+BIG_HISTORY = 1 << 22  # bytes of history.jsonl: read_run reads it whole (42 MB, 200,000 steps, held it 1.0 s)
+
+
+def _size(path: Path) -> int:
     try:
-        return (folder / PREDICTIONS).stat().st_size
+        return path.stat().st_size
     except OSError:
         return 0
+
+
+def _predictions_size(folder: Path) -> int:
+    return _size(folder / PREDICTIONS)
+
+
+def _slow_to_read(folder: Path, project_kind: str | None) -> bool:
+    """Whether :func:`load_run_view` would hold the GUI thread: by the size of each file it reads
+    (the predictions, a best checkpoint's in their place, and the history, which only a large
+    predictions file sent to the worker before), or for a first per-class report, whose
+    scikit-learn import took 2.5-5 s on the GUI thread when a project opened."""
+    if (_predictions_size(folder) > BIG_PREDICTIONS or _size(folder / HISTORY) > BIG_HISTORY
+            or _size(folder / CHECKPOINTS / "best" / BEST_PREDICTIONS) > BIG_PREDICTIONS):
+        return True
+    gold = get_spec(project_kind).gold if project_kind is not None else None
+    return gold is not None and (gold.classes or gold.per_token) and not _report_libraries_loaded()
+
+
+def _report_libraries_loaded() -> bool:
+    """scikit-learn, which per_class_from_predictions imports at its first report, is imported."""
+    return "sklearn.metrics" in sys.modules
 
 
 @dataclass
@@ -448,7 +473,7 @@ class ResultsPage(QWidget):
 
     def show_run(self, folder: str | Path | None) -> None:
         """Show one run folder: one of the project's, or one from elsewhere (said so above the page).
-        A large predictions file is read on a worker (``is_loading()``; ``loaded`` when it is shown)."""
+        A run slow to read is read on a worker (``is_loading()``; ``loaded`` when it is shown)."""
         self._loading = None  # a slower read of the run shown before is not wanted now
         self.gone_label.hide()  # another run shown: the note on the one gone is over
         self.run_dir = Path(folder) if folder else None
@@ -473,7 +498,7 @@ class ResultsPage(QWidget):
                    dict(project.split_info) if project is not None else None, datasets, self.foreign,
                    list(getattr(project, "label_ids", [])) if project is not None else None,
                    getattr(project, "uid", None))
-        if _predictions_size(self.run_dir) > BIG_PREDICTIONS:
+        if _slow_to_read(self.run_dir, request[1]):
             # read off the GUI thread (50,000 predictions held it 1.4 s, their per-class report 0.2 s more)
             self._read_in_background(request)
             return
@@ -512,7 +537,7 @@ class ResultsPage(QWidget):
         self.loaded.emit(str(loaded.folder))
 
     def is_loading(self) -> bool:
-        """A run's predictions are being read off the GUI thread."""
+        """A run is being read off the GUI thread."""
         return self._loading is not None
 
     def _show_loaded(self, loaded: "LoadedRun") -> None:

@@ -5,7 +5,8 @@ One reader per session (``session.run_reader``), so the Runs page, the Scoreboar
 Playground share what was read: :class:`~bertstudio.train.rundir.RunInfoCache` keeps each run
 while its files are unchanged, so a refresh of 2,000 finished runs costs their ``stat`` calls.
 A run not yet read is read on the GUI thread only within a small budget (the first
-``SYNC_FIRST`` of a list, then as long as ``SYNC_BUDGET_S`` lasts), so a project of a few
+``SYNC_FIRST`` of a list, then as long as ``SYNC_BUDGET_S`` lasts, and never one whose
+history is past ``SYNC_HISTORY_BYTES``), so a project of a few
 dozen runs lists them at once, exactly; the rest are read on a worker thread and stand in the
 list as "reading" rows (``READING``) until :attr:`RunReader.read` tells the pages to list
 them again. A running or interrupted run is read again at each refresh (its writer may have
@@ -23,7 +24,7 @@ from typing import Any, Callable, Iterable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from bertstudio.train.rundir import RunInfo, RunInfoCache
+from bertstudio.train.rundir import HISTORY, RunInfo, RunInfoCache
 from bertstudio.ui.jobs import JobWorker
 
 log = logging.getLogger(__name__)
@@ -31,11 +32,21 @@ log = logging.getLogger(__name__)
 READING = "reading"  # the status of a run still being read on the worker
 
 
+def _history_size(folder: Path) -> int:
+    try:
+        return (folder / HISTORY).stat().st_size
+    except OSError:
+        return 0
+
+
 class RunReader(QObject):
     read = Signal()  # runs read on the worker are in: list them again
 
     SYNC_FIRST = 8  # on a slow or busy disk a read took 24 ms: 32 of them held Open project 0.8 s
     SYNC_BUDGET_S = 0.05
+    # a run whose history is larger is read on the worker, even among the first: read_run reads the
+    # history whole (a 42 MB one, 200,000 logged steps, held Open project 0.56 s in one read)
+    SYNC_HISTORY_BYTES = 1 << 20
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -75,7 +86,8 @@ class RunReader(QObject):
             if info is None and pending and background:
                 info = RunInfo(folder, status=READING)
             if info is None:
-                if not background or read_here < self.SYNC_FIRST or time.monotonic() - started < self.SYNC_BUDGET_S:
+                if not background or ((read_here < self.SYNC_FIRST or time.monotonic() - started < self.SYNC_BUDGET_S)
+                                      and _history_size(folder) <= self.SYNC_HISTORY_BYTES):
                     info = self.cache.read(folder)
                     read_here += 1
                 else:

@@ -26,6 +26,16 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
         QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _report_libraries_imported() -> None:
+    """scikit-learn imported once per test session, as an app has it after its first per-class report:
+    until then the Results page reads every classification run on a worker (ui/results_page.py
+    _slow_to_read), which test_results_page tests by itself; the other tests show runs at once."""
+    import importlib
+
+    importlib.import_module("sklearn.metrics")
+
+
 @pytest.fixture
 def session_factory(tmp_path: Path) -> Iterator[Any]:
     """Build a ProjectSession over a fresh project; closes every project at the end."""

@@ -913,3 +913,25 @@ def test_the_run_shown_stays_shown_when_the_runs_page_renames_it(qtbot, tmp_path
         runs.stop_following()
     finally:
         project.close(compact=False)
+
+
+def test_a_run_with_a_long_history_or_a_first_report_is_read_off_the_gui_thread(page, qtbot, monkeypatch):
+    """Only a large predictions file sent a run to the worker: a 42 MB history (200,000 logged
+    steps) was read whole on the GUI thread (1.0 s), and at project open the first per-class
+    report imported scikit-learn there (2.5-5 s). Either reads on the worker now, said so."""
+    import bertstudio.ui.results_page as results_page
+
+    run = page.session.project.runs_dir / "tiny-full"
+    monkeypatch.setattr(results_page, "BIG_HISTORY", (run / "history.jsonl").stat().st_size - 1, raising=False)
+    with qtbot.waitSignal(page.loaded, timeout=20_000):
+        page.show_run(run)
+        assert page.is_loading() and page.model.rowCount() == 0
+    assert page.model.rowCount() == len(_preds(run)) and not page.is_loading()
+    monkeypatch.setattr(results_page, "BIG_HISTORY", 1 << 40, raising=False)
+    page.show_run(run)
+    assert not page.is_loading() and page.model.rowCount() == len(_preds(run))  # a small run: at once
+    monkeypatch.setattr(results_page, "_report_libraries_loaded", lambda: False, raising=False)
+    with qtbot.waitSignal(page.loaded, timeout=20_000):
+        page.show_run(run)
+        assert page.is_loading()
+    assert page.model.rowCount() == len(_preds(run))

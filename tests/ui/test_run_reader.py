@@ -140,3 +140,51 @@ def test_the_pages_list_the_runs_folder_once_per_turn_and_see_a_new_run(qtbot, s
     qtbot.wait(20)  # the next turn lists afresh
     page.refresh()
     assert len(calls) == 3
+
+
+def _long_history(folder: Path, lines: int = 50) -> None:
+    """Step lines after the run's own: a history past a small SYNC_HISTORY_BYTES."""
+    step = json.dumps({"kind": "step", "step": 1, "total_steps": 2, "epoch": 0.5, "loss": 0.7, "lr": 1e-5})
+    with open(folder / "history.jsonl", "a", encoding="utf-8") as f:
+        f.write((step + "\n") * lines)
+
+
+def test_a_run_with_a_long_history_is_read_on_the_worker_even_among_the_first(qtbot, session_factory, monkeypatch):
+    """read_run reads a history whole: a 42 MB one (200,000 logged steps) held Open project 0.56 s
+    though it was the first run of the list; it is read on the worker, and the Playground lists it
+    meanwhile without calling it unfinished or choosing it, then by default once it is in."""
+    from bertstudio.ui.playground import PlaygroundPage
+
+    monkeypatch.setattr(RunReader, "SYNC_HISTORY_BYTES", 2000, raising=False)  # raising: fails on the assertion without it
+    session = session_factory("sentence", ["neg", "pos"])
+    old, new = (_run(session.project.new_run_dir(name), 0.6) for name in ("old", "new"))
+    _long_history(new)
+    for run in (old, new):
+        (run / "model").mkdir()
+        (run / "model" / "config.json").write_text("{}", encoding="utf-8")
+    playground = PlaygroundPage(session)
+    qtbot.addWidget(playground)
+    combo = playground.run_combo
+    assert [combo.itemText(i) for i in range(combo.count())] == ["new", "old (latest)"]
+    assert combo.currentText() == "old (latest)"  # the newest run known to be finished, for now
+    qtbot.waitUntil(lambda: combo.currentText() == "new (latest)", timeout=10_000)
+    assert [combo.itemText(i) for i in range(combo.count())] == ["new (latest)", "old"]
+    assert playground.model_dir() == str(new / "model")
+
+
+def test_a_run_is_dated_from_its_first_line_without_reading_the_whole_history(tmp_path):
+    """The Results page dates a run (run_started_at, for rows replaced since) from its RunStarted,
+    the history's first line; the rest is not read (a 42 MB history was read whole for it, twice
+    with read_run). A history past what a run file may hold is still dated from its head."""
+    from bertstudio.train.rundir import MAX_RUN_FILE_BYTES, run_started_at
+
+    run = tmp_path / "run"
+    run.mkdir()
+    started = RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32", started_at=1_700_000_000.5)
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+    with open(run / "history.jsonl", "w", encoding="utf-8") as f:
+        f.write(json.dumps(event_to_dict(started)) + "\n")
+        f.truncate(MAX_RUN_FILE_BYTES + 1)  # sparse: nothing past the head is written, or read
+    assert run_started_at(run) == 1_700_000_000.5
+    (run / "history.jsonl").write_text("", encoding="utf-8")  # no RunStarted: when config.toml was written
+    assert run_started_at(run) == (run / "config.toml").stat().st_mtime
