@@ -40,6 +40,7 @@ from bertstudio.ui import example_html
 from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
 from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
+from bertstudio.ui.playground import _folder_id
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
@@ -287,6 +288,7 @@ class ResultsPage(QWidget):
         self._labels_now: list[str] = []
         self.foreign = False  # the run shown is not one of the project's runs
         self._known: set[str] = set()
+        self._shown_id: tuple[int, int] | None = None  # the run shown's identity, which a rename by hand keeps
         self._build()
         session.runs_changed.connect(self.refresh_runs)
         session.run_renamed.connect(self._on_run_renamed)
@@ -432,6 +434,10 @@ class ResultsPage(QWidget):
         runs = self.project_runs()
         current = self.run_dir
         gone = current.name if current is not None and not current.is_dir() else None
+        moved = self._renamed_to(runs) if gone is not None else None
+        if moved is not None:  # renamed by hand (a terminal, a file manager): followed, as the Playground does
+            self._on_run_renamed(str(current), str(moved))
+            current, gone = moved, None
         if gone is not None:  # removed in a terminal (the Runs page heard it): its scores and predictions stayed on
             current, self.foreign = None, False  # show as current, a run from elsewhere too, with nothing said
         self.run_combo.blockSignals(True)
@@ -453,6 +459,13 @@ class ResultsPage(QWidget):
             self.gone_label.setText(self.tr("The run {run} is no longer on disk (deleted, moved or renamed): its results "
                                             "are no longer shown.").format(run=gone))
             self.gone_label.show()
+
+    def _renamed_to(self, runs: list[Path]) -> Path | None:
+        """The run shown, under the name it was given outside bertstudio: the listed folder with its
+        identity (device, inode); None when none has it (deleted or moved away)."""
+        if self._shown_id is None:
+            return None
+        return next((r for r in runs if _folder_id(str(r)) == self._shown_id), None)
 
     def _on_run_chosen(self, idx: int) -> None:
         if idx >= 0:
@@ -477,6 +490,7 @@ class ResultsPage(QWidget):
         self._loading = None  # a slower read of the run shown before is not wanted now
         self.gone_label.hide()  # another run shown: the note on the one gone is over
         self.run_dir = Path(folder) if folder else None
+        self._shown_id = _folder_id(str(self.run_dir)) if self.run_dir is not None else None
         self.foreign = self.run_dir is not None and not in_project(self.session, self.run_dir)
         if self.run_dir is not None:  # keep the picker in step when another page asks for a run
             self._select_in_combo(self.run_dir)

@@ -456,3 +456,30 @@ def test_a_followed_run_named_with_markup_reads_as_it_is(qtbot, session, tmp_pat
     assert page.follow_label.textFormat() == Qt.TextFormat.PlainText
     assert page.follow_label.text().endswith("<b>bold")
     page.stop_following()
+
+
+def test_the_results_page_follows_its_run_renamed_by_hand_as_the_playground_does(qtbot, session):
+    """The run shown on Results renamed in a terminal while the app is open: Results jumped to the
+    newest run while the Playground kept the renamed one (by its device and inode); both keep it."""
+    import os
+
+    from bertstudio.ui.results_page import ResultsPage
+
+    for name in ("alpha", "beta", "gamma"):
+        run = session.project.new_run_dir(name)
+        TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+        (run / "history.jsonl").write_text(_line(RunFinished(status="finished", step=2, metrics={"accuracy": 0.5})))
+        (run / "metrics.json").write_text(json.dumps({"accuracy": 0.5}))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    beta = session.project.runs_dir / "beta"
+    page.run_combo.setCurrentIndex(page.run_combo.findData(str(beta)))
+    assert page.run_dir == beta
+    os.rename(beta, beta.with_name("beta-moved"))
+    session.runs_changed.emit()
+    assert page.run_dir == beta.with_name("beta-moved") and page.run_combo.currentText() == "beta-moved"
+    assert page.gone_label.isHidden()
+    (session.project.runs_dir / "beta-moved").rename(session.project.runs_dir.parent / "away")  # out of the project
+    session.runs_changed.emit()
+    assert page.run_dir is not None and page.run_dir.name == "gamma"  # gone: the newest, said so
+    assert "beta-moved is no longer on disk" in page.gone_label.text()
