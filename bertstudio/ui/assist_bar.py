@@ -81,7 +81,8 @@ class AssistBar(QWidget):
         self.tools = QHBoxLayout()  # other Label page tools (a review queue button...) go here
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        self.next_title = QLabel(self.tr("Next:"))
+        self.next_title = QLabel(self.tr("Ne&xt:"))
+        self.next_title.setBuddy(self.order_combo)  # Alt+X: the order box (every other Label page control has a letter)
         row.addWidget(self.next_title)
         row.addWidget(self.order_combo)
         row.addWidget(self.label_combo)
@@ -165,6 +166,9 @@ class AssistBar(QWidget):
             w.setEnabled(active)
         self.train_button.setEnabled(active and self.controller.can_train_now())
         in_loop = self._offer_model_orders(self.controller.model_in_loop())
+        if not active and self.controller.is_on():  # greyed for a minute or more with nothing saying why
+            self.order_combo.setToolTip(self.tr("The labelling assistant is starting: the Next order can be "
+                                                "chosen once it has started."))
         counts = self.controller.counts()
         if not counts:
             self.counts_label.setText("")

@@ -1410,17 +1410,27 @@
         <translation>立即训练(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="173"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="84"/>
+        <source>Ne&amp;xt:</source>
+        <translation>下一个(&amp;X):</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="170"/>
+        <source>The labelling assistant is starting: the Next order can be chosen once it has started.</source>
+        <translation>标注助手正在启动:启动后才能选择“下一个”顺序。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="177"/>
         <source>%1 labelled · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个 · 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="187"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="191"/>
         <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="189"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="193"/>
         <source>Which example comes next after a label or a skip (S / Space).</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。</translation>
     </message>
@@ -1435,17 +1445,12 @@
         <translation>在后台用目前的标签训练更强的模型(每标注 50 个也会自动训练)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="84"/>
-        <source>Next:</source>
-        <translation>下一个:</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="137"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="138"/>
         <source>the rarest label</source>
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="172"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="176"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -2798,22 +2803,22 @@
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="318"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="319"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="322"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="323"/>
         <source>%1 was removed: Next now fills the rarest label</source>
         <translation>%1 已被删除:“下一个”现在补充最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="351"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="352"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="352"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="353"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -3673,144 +3678,144 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="120"/>
+        <location filename="../../bertstudio/ui/playground.py" line="123"/>
         <source>&amp;Predict</source>
         <translation>预测(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="128"/>
+        <location filename="../../bertstudio/ui/playground.py" line="131"/>
         <source>Prediction</source>
         <translation>预测结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="129"/>
+        <location filename="../../bertstudio/ui/playground.py" line="132"/>
         <source>Notes on the prediction</source>
         <translation>关于预测结果的说明</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="134"/>
+        <location filename="../../bertstudio/ui/playground.py" line="137"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="148"/>
+        <location filename="../../bertstudio/ui/playground.py" line="151"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="148"/>
+        <location filename="../../bertstudio/ui/playground.py" line="151"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="149"/>
+        <location filename="../../bertstudio/ui/playground.py" line="152"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="150"/>
+        <location filename="../../bertstudio/ui/playground.py" line="153"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="151"/>
+        <location filename="../../bertstudio/ui/playground.py" line="154"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="152"/>
+        <location filename="../../bertstudio/ui/playground.py" line="155"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="196"/>
+        <location filename="../../bertstudio/ui/playground.py" line="202"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="197"/>
+        <location filename="../../bertstudio/ui/playground.py" line="203"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="198"/>
+        <location filename="../../bertstudio/ui/playground.py" line="204"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="233"/>
+        <location filename="../../bertstudio/ui/playground.py" line="243"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="295"/>
+        <location filename="../../bertstudio/ui/playground.py" line="305"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="298"/>
+        <location filename="../../bertstudio/ui/playground.py" line="308"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="320"/>
+        <location filename="../../bertstudio/ui/playground.py" line="330"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="325"/>
+        <location filename="../../bertstudio/ui/playground.py" line="335"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="329"/>
+        <location filename="../../bertstudio/ui/playground.py" line="339"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="343"/>
+        <location filename="../../bertstudio/ui/playground.py" line="353"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="346"/>
+        <location filename="../../bertstudio/ui/playground.py" line="356"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="362"/>
+        <location filename="../../bertstudio/ui/playground.py" line="372"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="367"/>
+        <location filename="../../bertstudio/ui/playground.py" line="377"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="370"/>
+        <location filename="../../bertstudio/ui/playground.py" line="380"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="399"/>
+        <location filename="../../bertstudio/ui/playground.py" line="409"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="400"/>
+        <location filename="../../bertstudio/ui/playground.py" line="410"/>
         <source>This model was trained on questions with no answer in their context too (one ticked &quot;No answer in this context&quot; on the Label page makes it so), and it says so where it finds none.</source>
         <translation>这个模型训练时也用了在上下文中没有答案的问题（在标注页勾选一个“此上下文中没有答案”就是如此），所以在找不到答案时会这样说。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="408"/>
+        <location filename="../../bertstudio/ui/playground.py" line="418"/>
         <source>span score (its start and end logits added: not a probability)</source>
         <translation>片段得分（起点与终点 logit 之和，不是概率）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="411"/>
+        <location filename="../../bertstudio/ui/playground.py" line="421"/>
         <source>This model always answers with a span of the context: it was trained with no unanswerable questions, so it cannot say that a question has no answer here.</source>
         <translation>这个模型总会从上下文中给出一个片段作为答案：它训练时没有用过无法回答的问题，所以不会说某个问题在这里没有答案。</translation>
     </message>
@@ -4268,172 +4273,172 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="339"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="742"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="331"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="781"/>
         <source>Errors o&amp;nly</source>
         <translation>只看错误(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="361"/>
         <source>Set as &amp;gold</source>
         <translation>设为标准答案(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="336"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="363"/>
         <source>Use &amp;prediction as gold</source>
         <translation>采用预测作为标准答案(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="340"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="367"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="428"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
         <source>The run {run} is no longer on disk (deleted, moved or renamed): its results are no longer shown.</source>
         <translation>运行 {run} 已不在磁盘上（已删除、移动或重命名）：不再显示它的结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="439"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="477"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="486"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="525"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="508"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="547"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="573"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="612"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="621"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="584"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="623"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="586"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="625"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="629"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="593"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="632"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="596"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="635"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="613"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="616"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="655"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="625"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="664"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="628"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="667"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="632"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="671"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="784"/>
         <source>Errors o&amp;nly (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="746"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="785"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="769"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="808"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="771"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="810"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="827"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="866"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="829"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="868"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="864"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="903"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="869"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="908"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="872"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="911"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="874"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="913"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="875"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="914"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="881"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="920"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

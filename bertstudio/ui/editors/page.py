@@ -236,7 +236,7 @@ class LabelPage(QWidget):
             # page: picked now, the rarest label was still the removed one)
             QTimer.singleShot(0, self, self._pick_after_label_removal)
         elif self._lost_order_label in self.session.labels() and bar.strategy() == "by_label" and bar.label() is None:
-            bar.set_label(self._lost_order_label)  # its order_changed asks for a new pick
+            bar.set_label(self._lost_order_label)  # the order fills it again from the next label or skip
 
     # -- evaluation gold -----------------------------------------------------------------------
     def _allow_gold_overwrite(self, split: str, row: int, before: Any, after: Any) -> bool:
@@ -295,11 +295,12 @@ class LabelPage(QWidget):
             self._update_assist_note()
 
     def _on_order_changed(self, _strategy: str) -> None:
-        """A new order: its first example is shown at once (unless the one shown is labelled and the order
-        has nothing left)."""
+        """A new order applies from the next label or skip, as the box's tooltip says: the example
+        shown stays (each arrow on the closed box replaced it, so stepping through the four orders
+        lost the example being read, once per step)."""
         self._lost_order_label = None
-        if self.session.has_project() and self.session.assist.is_active(self.editor().split):
-            self._next_item(False)
+        if self.session.has_project():
+            self._update_assist_note()
 
     def _on_scores_changed(self) -> None:
         if self.session.has_project():
