@@ -816,11 +816,16 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
 def cmd_predict(args: argparse.Namespace, out: TextIO) -> int:
     _one_process("predict")
     given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
-    if args.tokens is not None:
-        given["tokens"] = args.tokens.split()
-    if not given:
+    if not given and args.tokens is None:
         raise ConfigError("nothing to predict", where="arguments", expected="--text [--text-pair], --tokens, or --question with --context")
-    prediction = cli_export.predictor_for(args.model, precision=args.precision).predict(**given)
+    predictor = cli_export.predictor_for(args.model, precision=args.precision)
+    if args.tokens is not None:  # typed Chinese per character where the model was trained so, as the Playground reads it
+        from bertstudio.tasks.typed_words import read_words, saved_cjk_words, whole_cjk_words
+
+        given["tokens"] = read_words(args.tokens, saved_cjk_words(getattr(getattr(predictor, "model", None), "config", None)))
+        for word in whole_cjk_words(given["tokens"]):
+            sys.stderr.write(f"--tokens: {word!r} was read as one word: separate words with spaces\n")
+    prediction = predictor.predict(**given)
     out.write(json.dumps(prediction, ensure_ascii=False, indent=2) + "\n")
     return EXIT_OK
 

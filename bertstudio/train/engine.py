@@ -58,6 +58,7 @@ from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.limits import qa_window_layout
 from bertstudio.tasks.model import count_parameters, record_pairs, start_at_scores
 from bertstudio.tasks.qa import null_answers_of, record_null_answers
+from bertstudio.tasks.typed_words import record_cjk_words
 from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.class_weights import training_weights, weighted_cross_entropy
@@ -234,6 +235,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         record_precision(parts.model, path.precision)  # evaluate() and Predictor read it
         record_pairs(parts.model, has_pairs(train_set, share=True))  # one text or two: Predictor and the Playground read it
         record_null_answers(parts.model, train_set)  # "no answer" allowed: every predictor reads it from the model
+        record_cjk_words(parts.model, train_set)  # typed Chinese read per character or not, as the tokens were
         acc = path.accelerator
         notify.main = acc.is_main_process
         set_seed(config.seed)

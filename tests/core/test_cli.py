@@ -95,6 +95,25 @@ def test_predict_gives_a_word_that_tokenises_to_nothing_no_tag(tiny_model_dir, t
     assert "1 word(s) tokenise to nothing and were not read" in err and "tagged 'O'" not in err
 
 
+def test_predict_reads_typed_chinese_as_the_model_was_trained(tiny_model_dir, tmp_path, capsys) -> None:
+    """`predict --tokens 北京是中国的首都` tagged the whole sentence as one word: a model trained on
+    one token per ideograph reads each as a word (as the Playground does), else stderr says so."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.tasks.model import build_model, save_model
+    from bertstudio.tasks.typed_words import record_cjk_words
+
+    model, tokenizer = build_model("tagging", str(tiny_model_dir), labels=["O", "B-LOC", "I-LOC"])
+    unknown = save_model(model, tokenizer, tmp_path / "unknown")
+    record_cjk_words(model, from_records("tagging", [{"tokens": ["北", "京"], "tags": ["B-LOC", "I-LOC"]}],
+                                         labels=["O", "B-LOC", "I-LOC"]))
+    chars = save_model(model, tokenizer, tmp_path / "chars")
+    code, out, err = run(["predict", "--model", str(chars), "--tokens", "北京是中国的首都"], capsys)
+    assert code == 0 and len(json.loads(out)["tags"]) == 8 and "one word" not in err
+    code, out, err = run(["predict", "--model", str(unknown), "--tokens", "北京是中国的首都"], capsys)
+    assert code == 0 and len(json.loads(out)["tags"]) == 1
+    assert "'北京是中国的首都' was read as one word: separate words with spaces" in err
+
+
 def test_evaluate_refuses_a_file_with_no_gold_value(trained: Path, tmp_path: Path, capsys) -> None:
     """A label column under another name was silently unread: "{}" and exit 0 (a hostile-input sweep)."""
     wrong = tmp_path / "wrongcols.csv"

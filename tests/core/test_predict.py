@@ -290,3 +290,27 @@ def test_one_context_past_the_one_input_window_limit_is_refused_with_advice(tiny
     with pytest.raises(DataError, match="the context is too long to read at once: paste a shorter passage") as info:
         p.predict(question="where is paris", context=context)
     assert f"at most {MAX_WINDOWS_ONE_INPUT:,}" in str(info.value) and "max_length" not in str(info.value)
+
+
+def test_typed_chinese_is_read_per_character_only_where_the_training_tokens_were():
+    """北京是中国的首都 typed without spaces got one tag for the whole sentence (a teacher's sweep):
+    Chinese NER data is mostly one token per character, but a word-segmented corpus (CTB) has
+    words of several, so the model keeps which its training tokens were."""
+    from types import SimpleNamespace
+
+    from bertstudio.tasks.typed_words import cjk_words_in, read_words, record_cjk_words, saved_cjk_words, whole_cjk_words
+
+    def tokens(*rows):
+        return from_records("tagging", [{"tokens": r, "tags": ["O"] * len(r)} for r in rows], labels=["O"])
+
+    chars, segmented = tokens(["北", "京", "很", "大"], ["in", "paris"]), tokens(["北京", "很", "大"])
+    assert (cjk_words_in(chars), cjk_words_in(segmented), cjk_words_in(tokens(["in", "paris"]))) == ("chars", "words", None)
+    model = SimpleNamespace(config=SimpleNamespace(bertstudio={"pairs": "none"}))
+    record_cjk_words(model, chars)
+    assert model.config.bertstudio == {"pairs": "none", "cjk_words": "chars"} and saved_cjk_words(model.config) == "chars"
+    assert saved_cjk_words({"bertstudio": {"cjk_words": "junk"}}) is None  # a damaged value reads as unknown
+    typed = "北京是中国的首都 iPhone手机 ok"
+    assert read_words(typed, "chars") == list("北京是中国的首都") + ["iPhone", "手", "机", "ok"]
+    for unknown_or_words in (None, "words"):
+        words = read_words(typed, unknown_or_words)
+        assert words == ["北京是中国的首都", "iPhone手机", "ok"] and whole_cjk_words(words) == words[:2]

@@ -1,0 +1,101 @@
+"""Typed text as a tagging model's words: one rule for the Playground and ``bertstudio predict``.
+
+Words are separated by spaces. Chinese (and Japanese kanji) is written without them, so a
+typed ``北京是中国的首都`` is one "word" and gets one tag. Chinese NER/POS corpora mostly give
+one token per character (as BERT's BasicTokenizer splits each CJK ideograph apart), while a
+word-segmented corpus (CTB style) has words of several characters. So a run of ideographs is
+split per character only where the model's training tokens were single characters
+(:func:`record_cjk_words` keeps that with the model); elsewhere it stays one word, and the
+caller says so (:func:`whole_cjk_words`). No library reads typed words this way for a
+word-level tagger, hence this module. Qt-free and torch-free: the Playground imports it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+# BERT's BasicTokenizer._is_chinese_char ranges (CJK Unified Ideographs, extensions A-E,
+# compatibility ideographs and their supplement); kana and hangul are not among them
+_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
+           (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+_CLASS = "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _RANGES) + "]"  # the same text in Python's re and RE2
+_IDEOGRAPH = re.compile(_CLASS)
+_RUN = re.compile(_CLASS + "{2,}")
+
+# config.json's bertstudio["cjk_words"]: what a tagging model's training tokens holding ideographs were
+CJK_WORDS = ("chars", "words")
+
+
+def split_ideographs(word: str) -> list[str]:
+    """``word`` with each CJK ideograph a word of its own, as BERT's BasicTokenizer cuts it
+    (``北京2008`` -> ``北``, ``京``, ``2008``)."""
+    return [p for p in re.split(f"({_CLASS})", word) if p]
+
+
+def read_words(text: str, cjk_words: str | None) -> list[str]:
+    """The words of typed ``text``: split at spaces; where the model was trained on single
+    ideographs (``cjk_words == "chars"``), each ideograph is a word too."""
+    words = text.split()
+    if cjk_words != "chars":
+        return words
+    return [piece for word in words for piece in (split_ideographs(word) if _RUN.search(word) else [word])]
+
+
+def whole_cjk_words(words: Iterable[str]) -> list[str]:
+    """The words read whole that hold two or more ideographs in a row (typed Chinese without
+    spaces, unless the model's data was word-segmented): said to the user, who may mean each
+    character as a word."""
+    return [w for w in words if _RUN.search(w)]
+
+
+def cjk_words_in(examples: Any) -> str | None:
+    """What a tagging ExampleSet's tokens holding ideographs are: "chars" (each is one
+    ideograph, as Chinese NER data mostly is), "words" (some hold several: a segmented
+    corpus), None (no ideograph at all, or no tokens column). Read with Arrow: a million
+    tokens cost a fraction of a second."""
+    import pyarrow.compute as pc
+
+    table = examples.dataset.with_format("arrow")
+    if "tokens" not in table.column_names:
+        return None
+    tokens = pc.list_flatten(table["tokens"])
+    if not pc.any(pc.match_substring_regex(tokens, _CLASS)).as_py():
+        return None
+    return "words" if pc.any(pc.match_substring_regex(tokens, _CLASS + "{2,}")).as_py() else "chars"
+
+
+def record_cjk_words(model: Any, train_set: Any) -> None:
+    """Keep with the model's settings (config.json's ``bertstudio`` block) what its training
+    tokens holding ideographs were (:func:`cjk_words_in`), for a tagging model; a no-op for
+    other data. Predict and the Playground read typed Chinese by it (:func:`saved_cjk_words`)."""
+    settings = getattr(model, "config", None)
+    found = cjk_words_in(train_set) if settings is not None else None
+    if found is not None:
+        settings.bertstudio = {**(getattr(settings, "bertstudio", None) or {}), "cjk_words": found}
+
+
+def saved_cjk_words(config: Any) -> str | None:
+    """:func:`record_cjk_words`'s value from a model's config (or config.json as a dict); None
+    where not kept (a model saved before, one trained without ideographs) or not one of
+    :data:`CJK_WORDS`."""
+    meta = config.get("bertstudio") if isinstance(config, dict) else getattr(config, "bertstudio", None)
+    value = meta.get("cjk_words") if isinstance(meta, dict) else None
+    return value if value in CJK_WORDS else None
+
+
+def model_cjk_words(model_dir: str | Path) -> str | None:
+    """:func:`saved_cjk_words` of the model folder ``model_dir``, read without torch; None when
+    its config.json is missing, too big or unreadable."""
+    import json
+
+    from bertstudio.tasks.limits import MAX_CONFIG_BYTES
+
+    path = Path(model_dir) / "config.json"
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            return None
+        return saved_cjk_words(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
