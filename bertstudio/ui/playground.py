@@ -28,6 +28,8 @@ from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_share
 from bertstudio.tasks.limits import input_fields, model_pairs
+from bertstudio.tasks.typed_words import cjk_words_in, model_cjk_words, read_words, whole_cjk_words
+from bertstudio.ui import preload
 from bertstudio.ui.example_html import PRED_BG, shaded
 from bertstudio.ui.run_reader import READING
 from bertstudio.ui.runs_page import all_runs, in_project, run_titles
@@ -37,27 +39,45 @@ from bertstudio.ui.worker import ThreadJob
 log = logging.getLogger(__name__)
 
 
+_LOADED: set[tuple[str, float]] = set()  # what load_predictor holds (lru_cache has no "is it in?")
+
+
 @functools.lru_cache(maxsize=2)  # a model or two in memory; the page empties it when the project closes
 def load_predictor(model_dir: str, stamp: float) -> Any:
     """bertstudio's Predictor for ``model_dir``; ``stamp`` (its config.json's mtime) makes a
     model re-exported into the same folder (a resumed run) load afresh."""
     from bertstudio.train.predict import Predictor
 
-    return Predictor.load(model_dir)  # its default, fp32: one input costs little (bf16 showed 96.500 for 96.655)
+    predictor = Predictor.load(model_dir)  # its default, fp32: one input costs little (bf16 showed 96.500 for 96.655)
+    _LOADED.add((model_dir, stamp))
+    return predictor
 
 
-def predict_with(model_dir: str, inputs: dict[str, Any]) -> dict[str, Any]:
+def predict_with(model_dir: str, inputs: dict[str, Any], *, stage: dict[str, str] | None = None) -> dict[str, Any]:
     """Load (once per folder) and run the Predictor; called on a worker thread. A QA answer says
     whether its model may answer "no answer" (``null_answers``, read from the loaded model's config,
-    which Predictor.load checked)."""
+    which Predictor.load checked). ``stage["now"]`` says what it is at ("load", then "predict"), a
+    plain value the page's timer reads on the GUI thread."""
+    stage = stage if stage is not None else {}
     stamp = (Path(model_dir) / "config.json").stat().st_mtime
+    stage["now"] = "load"
     predictor = load_predictor(model_dir, stamp)
+    stage["now"] = "predict"
     result = predictor.predict(**inputs)
     if "answer" in result:
         from bertstudio.tasks.qa import null_answers_of
 
         result["null_answers"] = null_answers_of(predictor.model)
     return result
+
+
+def _is_loaded(model_dir: str) -> bool:
+    """Whether load_predictor holds ``model_dir``'s model as it is on disk now (the first
+    prediction with it loads it: seconds)."""
+    try:
+        return (model_dir, (Path(model_dir) / "config.json").stat().st_mtime) in _LOADED
+    except OSError:
+        return False
 
 
 _LONG_INPUTS = frozenset({"context"})
@@ -82,6 +102,7 @@ def _bar_html(name: str, p: float, best: bool) -> str:
 
 WORDS_PER_ROW = 10  # the tagged words of a long sentence wrap, as text does
 NOT_READ = "—"  # under a word that tokenises to nothing (a zero-width space): no tag was predicted
+_UNKNOWN = object()  # the chosen run's cjk_words not looked up yet
 
 class PlaygroundPage(QWidget):
     prediction_shown = Signal(dict)
@@ -101,6 +122,9 @@ class PlaygroundPage(QWidget):
         self._default_index = -1  # the run chosen by default ("(latest)"), which follows newer runs
         self._picked_id: tuple[int, int] | None = None  # the shown run folder's identity, kept through a rename
         self._picked_reading = False  # the shown run is still read on the run reader's worker
+        # whether the chosen run's training tokens were single CJK ideographs (typed_words.cjk_words_in)
+        self._cjk_words: Any = _UNKNOWN
+        self._stage: dict[str, str] = {}  # what the job now on its way is at (predict_with), read by the timer
         self._build()
         session.runs_changed.connect(self.refresh_runs)
         session.project_opened.connect(self.refresh_runs)
@@ -133,6 +157,9 @@ class PlaygroundPage(QWidget):
         # Predict as the user types, once they pause (a forward per key would queue up).
         self._debounce = QTimer(self, singleShot=True, interval=400)
         self._debounce.timeout.connect(self.predict)
+        # the first prediction waits seconds for imports and the model: the status line says for what
+        self._stage_timer = QTimer(self, interval=100)
+        self._stage_timer.timeout.connect(self._show_stage)
         top = QHBoxLayout()
         run_label = QLabel(self.tr("Model of run"))
         run_label.setBuddy(self.run_combo)
@@ -226,10 +253,12 @@ class PlaygroundPage(QWidget):
 
     def _forget_models(self) -> None:
         load_predictor.cache_clear()
+        _LOADED.clear()
 
     def _on_run_changed(self, _idx: int) -> None:
         data = self.run_combo.currentData()
         self._picked_id = _folder_id(data) if data else None
+        self._cjk_words = _UNKNOWN
         run = self.session.run_reader.infos([Path(data)])[0] if data else None
         self._picked_reading = run is not None and run.status == READING  # its kind and config come with ``read``
         if self._picked_reading:
@@ -267,9 +296,26 @@ class PlaygroundPage(QWidget):
             return None
         out: dict[str, Any] = {}
         for column, value in typed.items():
-            if value:  # a list column (tokens) is typed as words separated by spaces
-                out[column] = value.split() if self.spec.is_list_column(column) else value
+            if not value:
+                continue
+            if self.spec.is_list_column(column):  # typed as words separated by spaces, and Chinese as trained
+                out[column] = read_words(value, self._run_cjk_words() if whole_cjk_words(value.split()) else None)
+            else:
+                out[column] = value
         return out
+
+    def _run_cjk_words(self) -> str | None:
+        """The chosen run's training tokens holding ideographs: "chars", "words" or None (unknown),
+        as its model recorded them, else, for this project's run, as the project's train split
+        has them (a run trained before the model kept it); looked up once per run."""
+        if self._cjk_words is _UNKNOWN:
+            data = self.run_combo.currentData()
+            found = model_cjk_words(Path(data) / "model") if data else None
+            if found is None and data and in_project(self.session, Path(data)):
+                examples = self.session.examples("train")
+                found = cjk_words_in(examples) if examples is not None else None
+            self._cjk_words = found
+        return self._cjk_words
 
     def _schedule(self) -> None:
         self._mark_pending()
@@ -305,25 +351,38 @@ class PlaygroundPage(QWidget):
             self.status.setText(self.tr("Type the {boxes} to predict.").format(boxes=" + ".join(empty).lower()))
             return
         lock = self._lock
-        self.status.setText(self.tr("Predicting…"))
         self._mark_pending()
         self._drop_job()
         generation = self._generation
+        stage = self._stage = {"now": "imports" if not preload.is_ready() else "predict" if _is_loaded(model_dir) else "load"}
 
         def job() -> dict[str, Any]:
             with lock:
                 if generation != self._generation:  # a newer input came while this one waited: not computed
                     return {"inputs": inputs, "skipped": True}
-                return {"inputs": inputs, **predict_with(model_dir, inputs)}
+                return {"inputs": inputs, **predict_with(model_dir, inputs, stage=stage)}
 
         self._job = ThreadJob(job, name="bertstudio-predict", heavy=True)
         self._job.succeeded.connect(self._on_job_succeeded)  # bound methods: dropped if the page goes first
         self._job.failed.connect(self._on_job_failed)
         self._job.start()
+        self._show_stage()
+        self._stage_timer.start()
+
+    def _show_stage(self) -> None:
+        """The status line while a job is on its way: the first one waited for the imports and the
+        model under "Predicting…" alone (seconds, on a loaded machine 14 s)."""
+        if self._job is None:
+            self._stage_timer.stop()
+            return
+        now = self._stage.get("now")
+        self.status.setText(self.tr("Starting up…") if now == "imports" else
+                            self.tr("Loading the model…") if now == "load" else self.tr("Predicting…"))
 
     def _on_job_succeeded(self, result: dict[str, Any]) -> None:
         if self.sender() is not self._job or result.get("skipped"):
             return  # an answer to an input the user has since changed
+        self._job = None  # answered: the stage timer stops
         self.last_result = result
         cut = result.get("truncated")
         notes = [] if not cut else [self.tr(
@@ -338,6 +397,10 @@ class PlaygroundPage(QWidget):
         if unread:  # as `bertstudio predict` warns (and gives them no tag); the table drew them "O", as if predicted
             notes.append(self.tr("%n word(s) tokenise to nothing and were not read (marked {mark}): the model "
                                  "gives them no tag.", "", unread).format(mark=NOT_READ))
+        whole = whole_cjk_words(result.get("inputs", {}).get("tokens") or [])
+        if whole:  # 北京是中国的首都 got one tag, "O", for the whole sentence, with nothing said
+            notes.append(self.tr("{words} read as one word: separate words with spaces.").format(
+                words=", ".join(f"“{w}”" for w in whole[:3]) + ("…" if len(whole) > 3 else "")))
         self.status.setText(join_sentences(notes))
         self._show_output(self.result_html(result))
         self.prediction_shown.emit(result)
@@ -345,6 +408,7 @@ class PlaygroundPage(QWidget):
     def _on_job_failed(self, exc: BaseException) -> None:
         if self.sender() is not self._job:
             return
+        self._job = None  # answered: the stage timer stops
         self._show_output(None)  # the last answer was for other text: under the new input it read as its answer
         self.last_result = None
         model_dir = self.model_dir()

@@ -3190,6 +3190,11 @@
         <translation>无法保存</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
+        <source>%1 (%2 page)</source>
+        <translation>%1（%2页）</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/main_window.py" line="654"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
@@ -3278,11 +3283,6 @@
         <location filename="../../bertstudio/ui/main_window.py" line="471"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
-        <source>%1 (%2 page)</source>
-        <translation>%1（%2页）</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/main_window.py" line="577"/>
@@ -3678,144 +3678,159 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="123"/>
+        <location filename="../../bertstudio/ui/playground.py" line="147"/>
         <source>&amp;Predict</source>
         <translation>预测(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="131"/>
+        <location filename="../../bertstudio/ui/playground.py" line="155"/>
         <source>Prediction</source>
         <translation>预测结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="132"/>
+        <location filename="../../bertstudio/ui/playground.py" line="156"/>
         <source>Notes on the prediction</source>
         <translation>关于预测结果的说明</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="137"/>
+        <location filename="../../bertstudio/ui/playground.py" line="164"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="151"/>
+        <location filename="../../bertstudio/ui/playground.py" line="178"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="151"/>
+        <location filename="../../bertstudio/ui/playground.py" line="178"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="152"/>
+        <location filename="../../bertstudio/ui/playground.py" line="179"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="153"/>
+        <location filename="../../bertstudio/ui/playground.py" line="180"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="154"/>
+        <location filename="../../bertstudio/ui/playground.py" line="181"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="155"/>
+        <location filename="../../bertstudio/ui/playground.py" line="182"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="202"/>
+        <location filename="../../bertstudio/ui/playground.py" line="229"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="203"/>
+        <location filename="../../bertstudio/ui/playground.py" line="230"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="204"/>
+        <location filename="../../bertstudio/ui/playground.py" line="231"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="243"/>
+        <location filename="../../bertstudio/ui/playground.py" line="272"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="305"/>
+        <location filename="../../bertstudio/ui/playground.py" line="351"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="308"/>
+        <location filename="../../bertstudio/ui/playground.py" line="379"/>
+        <source>Starting up…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="380"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="330"/>
+        <location filename="../../bertstudio/ui/playground.py" line="380"/>
+        <source>Loading the model…</source>
+        <translation>正在加载模型…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="389"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="335"/>
+        <location filename="../../bertstudio/ui/playground.py" line="394"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="339"/>
+        <location filename="../../bertstudio/ui/playground.py" line="398"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="353"/>
+        <location filename="../../bertstudio/ui/playground.py" line="402"/>
+        <source>{words} read as one word: separate words with spaces.</source>
+        <translation>{words} 被读作一个词：请用空格分隔各词。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="417"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="356"/>
+        <location filename="../../bertstudio/ui/playground.py" line="420"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="372"/>
+        <location filename="../../bertstudio/ui/playground.py" line="436"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="377"/>
+        <location filename="../../bertstudio/ui/playground.py" line="441"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="380"/>
+        <location filename="../../bertstudio/ui/playground.py" line="444"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="409"/>
+        <location filename="../../bertstudio/ui/playground.py" line="473"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="410"/>
+        <location filename="../../bertstudio/ui/playground.py" line="474"/>
         <source>This model was trained on questions with no answer in their context too (one ticked &quot;No answer in this context&quot; on the Label page makes it so), and it says so where it finds none.</source>
         <translation>这个模型训练时也用了在上下文中没有答案的问题（在标注页勾选一个“此上下文中没有答案”就是如此），所以在找不到答案时会这样说。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="418"/>
+        <location filename="../../bertstudio/ui/playground.py" line="482"/>
         <source>span score (its start and end logits added: not a probability)</source>
         <translation>片段得分（起点与终点 logit 之和，不是概率）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="421"/>
+        <location filename="../../bertstudio/ui/playground.py" line="485"/>
         <source>This model always answers with a span of the context: it was trained with no unanswerable questions, so it cannot say that a question has no answer here.</source>
         <translation>这个模型总会从上下文中给出一个片段作为答案：它训练时没有用过无法回答的问题，所以不会说某个问题在这里没有答案。</translation>
     </message>

@@ -365,7 +365,7 @@ def test_edits_made_during_a_forward_skip_the_stale_inputs_and_grey_the_old_answ
     entered, release = threading.Event(), threading.Event()
     release.set()
 
-    def slow_predict(model_dir: str, inputs: dict) -> dict:
+    def slow_predict(model_dir: str, inputs: dict, **_: object) -> dict:  # stage=: what the job is at
         calls.append(inputs["text"])
         entered.set()
         assert release.wait(timeout=30)
@@ -573,3 +573,82 @@ def test_latest_follows_runs_another_process_adds_or_removes(qtbot, tmp_path, tr
         runs.stop_following()
     finally:
         project.close(compact=False)
+
+
+def test_chinese_typed_without_spaces_is_read_as_the_run_was_trained(qtbot, tmp_path, tiny_model_dir):
+    """北京是中国的首都 typed into a tagging Playground got one tag, "O", for the whole sentence, with
+    nothing said (a teacher's sweep). A run trained on one token per ideograph (most Chinese NER
+    data) reads each as a word, as its model recorded or, for a run from before, as the project's
+    train split shows; one trained on segmented words (CTB) keeps the run whole and says so."""
+    from bertstudio.tasks.typed_words import model_cjk_words
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    labels = ["O", "B-LOC", "I-LOC"]
+    rows = [{"tokens": list("北京很大"), "tags": ["B-LOC", "I-LOC", "O", "O"]},
+            {"tokens": ["in", "paris"], "tags": ["O", "B-LOC"]}] * 4
+    project = Project.create(tmp_path / "proj", name="t", kind="tagging", labels=labels)
+    examples = from_records("tagging", rows, labels=labels)
+    project.import_examples(examples, "train")
+    run = project.runs_dir / "chars"
+    config = TrainConfig(task="tagging", labels=labels, model=str(tiny_model_dir), epochs=1, batch_size=4, max_length=16,
+                         device="cpu", precision="fp32", output_dir=str(run))
+    assert train(config, examples, examples.select(range(2))).status == "finished"
+    assert model_cjk_words(run / "model") == "chars"  # the engine keeps it with the model
+    for name, kept in (("before", None), ("segmented", "words")):  # a run saved before it was kept; a CTB-style one
+        shutil.copytree(run, project.runs_dir / name)
+        path = project.runs_dir / name / "model" / "config.json"
+        settings = json.loads(path.read_text(encoding="utf-8"))
+        settings["bertstudio"].pop("cjk_words")
+        if kept:
+            settings["bertstudio"]["cjk_words"] = kept
+        path.write_text(json.dumps(settings), encoding="utf-8")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    typed = "北京是中国的首都"
+    try:
+        for name, words in (("chars", list(typed)), ("before", list(typed)), ("segmented", [typed])):
+            page.run_combo.setCurrentIndex(page.run_combo.findData(str(project.runs_dir / name)))
+            page.input.setPlainText(typed)
+            with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+                page.predict()
+            result = shown.args[0]
+            assert result["inputs"]["tokens"] == words and len(result["tags"]) == len(words), name
+            said = f"“{typed}” read as one word: separate words with spaces." in page.status.text()
+            assert said == (len(words) == 1), (name, page.status.text())
+    finally:
+        project.close(compact=False)
+
+
+def test_the_first_prediction_says_what_it_waits_for(qtbot, page, monkeypatch):
+    """A fresh app's first prediction waited seconds for the imports and the model under
+    "Predicting…" alone (a teacher's sweep): the status line says what it waits for."""
+    import threading
+
+    from bertstudio.ui import playground
+
+    real, gate = playground.load_predictor, threading.Event()
+
+    def slow_load(model_dir: str, stamp: float):
+        gate.wait(60)
+        return real(model_dir, stamp)
+
+    page._forget_models()  # as in a fresh app: no model loaded
+    slow_load.cache_clear = real.cache_clear  # type: ignore[attr-defined]
+    monkeypatch.setattr(playground, "load_predictor", slow_load)
+    try:
+        page.input.setPlainText("good movie")
+        page.predict()
+        assert page.status.text() in ("Starting up…", "Loading the model…")
+        qtbot.waitUntil(lambda: page.status.text() == "Loading the model…", timeout=60_000)
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+            gate.set()
+    finally:
+        gate.set()
+    assert page.status.text() == ""
+    page.input.setPlainText("bad movie")
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+        page.predict()
+        assert page.status.text() == "Predicting…"  # loaded: only the forward is left
+    assert page.status.text() == ""
