@@ -344,8 +344,13 @@ class ProgressPrinter:
             if event.best_step is not None:  # the metrics printed next are not the last eval line's
                 when = ("step 0: the head fitted on the frozen encoder, which no fine-tuning step beat"
                         if event.best_step == 0 else f"step {event.best_step}")
+                # their score is the best of several looks at this evaluation set: the last look goes beside it
+                last = (f"; the last evaluation's: {format_metrics(event.last_metrics, digits=2)}"
+                        if event.last_metrics else "")
                 self._line(f"kept the best evaluation's weights, from {when} (--no-save-best keeps the "
-                           "last); the model and metrics below are theirs")
+                           f"last); the model and metrics below are theirs, selected on this evaluation set{last}")
+            if event.one_answer:  # the metric is honest (MCC about 0) but says nothing of a constant model
+                self._line(event.one_answer)
 
     _phase_line_at = 0.0
 
@@ -729,6 +734,12 @@ def _scored_line(examples: Any, predictions: list[dict[str, Any]] | None = None)
                                    "undefined (Pearson and Spearman shown as 0)",
                  "one_gold": "; every gold score is the same, so correlations are undefined (Pearson and "
                              "Spearman shown as 0)"}.get(why or "", "")
+    elif examples.spec.gold.classes and predictions is not None:
+        from bertstudio.metrics.classification import one_answer
+
+        name = examples.spec.gold.name
+        answer = one_answer(gold.to_pylist(), [p.get(name) for p in predictions])
+        line += f"; {answer.sentence()}" if answer else ""
     return line
 
 

@@ -103,6 +103,9 @@ class RunFinished:
     message: str = ""
     kind: str = "finished"
     best_step: int | None = None  # the exported weights and metrics are the best evaluation's, from this earlier step
+    # with best_step: the last evaluation's metrics (the kept ones were selected on the same evaluation set)
+    last_metrics: dict[str, float] = field(default_factory=dict)
+    one_answer: str = ""  # metrics.classification.OneAnswer.sentence(): the model answers one class for (almost) all
 
 
 Event = Union[RunStarted, StepLogged, Evaluated, CheckpointSaved, PhaseChanged, RunFinished]

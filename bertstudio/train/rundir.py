@@ -70,6 +70,8 @@ log = logging.getLogger(__name__)
 
 CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
+# metrics.json's keys beside the metrics (which are numbers): objects, which number-only readers skip
+LAST_EVALUATION, ONE_ANSWER = "last_evaluation", "one_answer"
 STATE = "state.json"  # a checkpoint is complete once its state is written (train/checkpoint.py)
 BEST_PREDICTIONS = "predictions.jsonl"  # the best evaluation's rows, beside its weights
 BASE_MODEL = "base_model"  # state.json: the base model's fingerprint (base_model_fingerprint)
@@ -746,8 +748,13 @@ class RunFolder:
                                  path=self.root / HISTORY)
         return None
 
-    def write_metrics(self, metrics: dict[str, float]) -> None:
-        atomic_write_text(self.root / METRICS, json.dumps(metrics, indent=2))
+    def write_metrics(self, metrics: dict[str, float], *, last: dict[str, float] | None = None,
+                      one_answer: dict[str, Any] | None = None) -> None:
+        """The kept weights' metrics; beside them, when given, ``last_evaluation`` (the last
+        evaluation's metrics, where the kept ones were selected on the evaluation set) and
+        ``one_answer`` (metrics.classification.OneAnswer). Readers take the numbers at the top."""
+        facts = {**({LAST_EVALUATION: dict(last)} if last else {}), **({ONE_ANSWER: one_answer} if one_answer else {})}
+        atomic_write_text(self.root / METRICS, json.dumps({**metrics, **facts}, indent=2))
 
     def write_predictions(self, text: str) -> None:
         atomic_write_text(self.root / PREDICTIONS, text)
@@ -1107,6 +1114,7 @@ class RunInfo:
     started_at: float = 0.0
     steps: int = 0  # training steps taken, when the run has ended
     best_step: int | None = None  # the metrics and model are the best evaluation's, from this earlier step
+    last_metrics: dict[str, float] = field(default_factory=dict)  # with best_step: the last evaluation's ({}: not said)
     eval_examples: int = 0  # how many examples its evaluation scored, those with a gold value (0: not said)
     mismatched: dict[str, float] = field(default_factory=dict)  # an MNLI run's model on dev_mismatched (MNLI-mm)
 
@@ -1187,9 +1195,14 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
             continue
     for name, path in (("metrics", folder / METRICS), ("mismatched", folder / MISMATCHED / METRICS)):
         try:
-            setattr(info, name, {k: float(v) for k, v in (read_json(path) or {}).items() if _is_number(v)})
+            found = read_json(path) or {}
         except DataError as exc:
             problems.append(exc)
+            continue
+        setattr(info, name, {k: float(v) for k, v in found.items() if _is_number(v)})
+        last = found.get(LAST_EVALUATION) if name == "metrics" else None
+        if isinstance(last, dict):  # a metrics.json from before it was written has none: nothing said
+            info.last_metrics = {k: float(v) for k, v in last.items() if _is_number(v)}
     writing = writer_active(folder)  # asked before the history is read: a run that ends meanwhile shows its end
     history = read_history(folder, kinds=(RunStarted.kind, RunFinished.kind))  # a status needs no step line
     starts = [n for n, e in enumerate(history) if isinstance(e, RunStarted)]
@@ -1203,7 +1216,9 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
     if ended:
         info.status, info.message = ended[-1].status, ended[-1].message
         info.steps, info.best_step = ended[-1].step, ended[-1].best_step
-        info.metrics = info.metrics or {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
+        if not info.metrics:
+            info.metrics = {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
+            info.last_metrics = {k: float(v) for k, v in ended[-1].last_metrics.items() if _is_number(v)}
     elif history:
         # asked again after the read: a resume that took the lock and wrote its start meanwhile is running
         if writing is False and starts and started_here(history[starts[-1]]) and writer_active(folder) is False:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_metric, is_score  # the one formatter (the Results page imports it from here)
+from bertstudio.metrics.classification import OneAnswer
 from bertstudio.metrics.per_class import PerClassReport
 from bertstudio.ui.run_words import metric_name
 
@@ -83,7 +84,8 @@ class MetricsPanel(QWidget):
 
     def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None,
                      unit: str = "examples", best_step: int | None = None, steps: int = 0,
-                     undefined: str | None = None, status: str = "finished") -> None:
+                     undefined: str | None = None, status: str = "finished", last_metrics: dict[str, float] | None = None,
+                     one_answer: OneAnswer | None = None) -> None:
         """``examples``: how many evaluation examples the scores rest on, counted in ``unit``
         ("examples", or for tagging what its scores count: "entities" or "tokens"); below
         SMALL_EVAL the panel says how far one moves them (a 20-label project holds out 2 rows).
@@ -91,8 +93,10 @@ class MetricsPanel(QWidget):
         of the run's ``steps``, not the last step's (the CLI says the same when the run ends).
         ``undefined``: why the correlations are undefined (metrics.regression.undefined_correlation),
         said in place of an interval around their 0. ``status``: how the run ended ("cancelled":
-        ``steps`` is where it was stopped, and the note says so)."""
-        self._show_size_note(metrics, examples, unit, undefined)
+        ``steps`` is where it was stopped, and the note says so). ``last_metrics``: with ``best_step``,
+        the last evaluation's metrics, said beside the kept ones (which were selected on this
+        evaluation set). ``one_answer``: the class the model answers for (almost) every row."""
+        self._show_size_note(metrics, examples, unit, undefined, one_answer)
         self.best_note.setVisible(bool(metrics) and best_step is not None)
         if best_step is not None and status == "cancelled":  # "of 145" read as the run's length: 600 steps
             self.best_note.setText(self.tr("From the best evaluation, at step {b}: the run was cancelled at step {n} "
@@ -101,6 +105,11 @@ class MetricsPanel(QWidget):
         elif best_step is not None:
             self.best_note.setText(self.tr("From the best evaluation, at step {b} of {n}: the run kept those weights, "
                                            "as no later evaluation scored higher.").format(b=f"{best_step:,}", n=f"{steps:,}"))
+        if best_step is not None and last_metrics:  # the best of several looks at one set reads higher than it is
+            shown = [k for k in official if k in last_metrics] or list(last_metrics)
+            self.best_note.setText(self.best_note.text() + " " + self.tr(
+                "These scores were selected on this evaluation set; the last evaluation scored {scores}.").format(
+                scores=", ".join(f"{metric_name(k)} {format_metric(k, last_metrics[k])}" for k in shown)))
         keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
         table = self.metrics_table
         # x100 in the header only when every row is a score: an mse row is shown as it is
@@ -116,7 +125,17 @@ class MetricsPanel(QWidget):
             table.setItem(i, 1, _number(format_metric(k, metrics[k])))
 
     def _show_size_note(self, metrics: dict[str, float], examples: int | None, unit: str,
-                        undefined: str | None = None) -> None:
+                        undefined: str | None = None, one_answer: OneAnswer | None = None) -> None:
+        self._show_small_note(metrics, examples, unit, undefined)
+        if metrics and one_answer is not None:  # before what the size says: a constant model is the first thing to know
+            said = self.tr("The model answers “{label}” for {n} of {rows} evaluation rows (the gold: {share}%).").format(
+                label=one_answer.label, n=f"{one_answer.count:,}", rows=f"{one_answer.rows:,}",
+                share=f"{100 * one_answer.gold_share:.0f}")
+            self.size_note.setText(said + (" " + self.size_note.text() if not self.size_note.isHidden() else ""))
+            self.size_note.setVisible(True)
+
+    def _show_small_note(self, metrics: dict[str, float], examples: int | None, unit: str,
+                         undefined: str | None = None) -> None:
         said = {"one_prediction": self.tr("The model predicts one value for every example: correlations are undefined "
                                           "(shown as 0)."),
                 "one_gold": self.tr("Every example has the same gold score: correlations are undefined (shown as 0).")}

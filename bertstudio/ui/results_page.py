@@ -164,6 +164,17 @@ def _undefined_correlation(metrics: dict[str, float], preds: list[Any]) -> str |
     return undefined_correlation([g for g, _ in pairs], [v for _, v in pairs])
 
 
+def _one_answer(kind: str, preds: list[Any]) -> Any:
+    """The class the run's model answers for (almost) every scored row
+    (metrics.classification.one_answer); None for other kinds."""
+    gold = get_spec(kind).gold
+    if not gold.classes or not preds:
+        return None
+    from bertstudio.metrics.classification import one_answer
+
+    return one_answer([p.gold for p in preds], [p.pred.get(gold.name) for p in preds])
+
+
 def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, foreign: bool,
               gold_column: str, names: dict[str, str | None] | None = None,
               labels: list[str] | None = None) -> list[PredictionRow]:
@@ -571,7 +582,9 @@ class ResultsPage(QWidget):
             unit = report.unit if report is not None else unit
         self.metrics_panel.show_metrics(metrics, official_metric_order(self.kind, info.glue_task),
                                         examples=counted, unit=unit, best_step=info.best_step, steps=info.steps,
-                                        undefined=_undefined_correlation(metrics, preds), status=info.status)
+                                        undefined=_undefined_correlation(metrics, preds), status=info.status,
+                                        last_metrics=info.last_metrics if metrics is info.metrics else None,
+                                        one_answer=_one_answer(self.kind, preds))
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
         self.model.set_rows(loaded.rows, info.glue_task)

@@ -3339,187 +3339,197 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="117"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="183"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="199"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="202"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="64"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="64"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="72"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="98"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
         <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="106"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
+        <source>These scores were selected on this evaluation set; the last evaluation scored {scores}.</source>
+        <translation>这些分数是在这个评估集上选出的；最后一次评估的分数为 {scores}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="117"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="113"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="122"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
+        <source>The model answers “{label}” for {n} of {rows} evaluation rows (the gold: {share}%).</source>
+        <translation>模型对 {rows} 个评估行中的 {n} 个都回答“{label}”（标准答案中占 {share}%）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="139"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="122"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="150"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="154"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="144"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="153"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="172"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="165"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="184"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="249"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="232"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="251"/>
         <source>over the {n} classes with gold rows or predictions in this split ({names}); the {m} shown as — are left out</source>
         <translation>范围是本划分中有标准答案行或被预测过的 {n} 个类别（{names}）；显示为 — 的 {m} 个类别不计入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="235"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="254"/>
         <source>over all {n} classes above</source>
         <translation>范围是上面全部 {n} 个类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="236"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="255"/>
         <source>Unweighted mean {over}.</source>
         <translation>未加权平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="237"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="256"/>
         <source>Mean weighted by support {over}.</source>
         <translation>按支持数加权的平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="199"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="200"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="200"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="182"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="201"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="182"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="201"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="189"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="208"/>
         <source>%n class(es) have no rows in this split and were never predicted: listed last as —, left out of the averages.</source>
         <translation>
             <numerusform>%n 个类别在本划分中没有行，也从未被预测：列在最后，显示为 —，不计入平均值。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="192"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
         <source>No gold rows and no predictions of this class in this split: precision, recall and F1 are undefined, and the averages leave it out.</source>
         <translation>本划分中此类别既没有标准答案行也没有预测：精确率、召回率和 F1 无定义，平均值不计入此类别。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="213"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="213"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -4288,172 +4298,172 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="350"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="331"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="781"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="342"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="794"/>
         <source>Errors o&amp;nly</source>
         <translation>只看错误(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="361"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="372"/>
         <source>Set as &amp;gold</source>
         <translation>设为标准答案(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="363"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="374"/>
         <source>Use &amp;prediction as gold</source>
         <translation>采用预测作为标准答案(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="367"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="378"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="470"/>
         <source>The run {run} is no longer on disk (deleted, moved or renamed): its results are no longer shown.</source>
         <translation>运行 {run} 已不在磁盘上（已删除、移动或重命名）：不再显示它的结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="477"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="488"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="525"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="547"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="612"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="625"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="621"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="634"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="623"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="636"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="625"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="638"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="629"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="642"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="632"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="645"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="635"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="648"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="665"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="655"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="668"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="664"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="677"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="667"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="680"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="671"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="684"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="784"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="797"/>
         <source>Errors o&amp;nly (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="785"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="798"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="808"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="810"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="823"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="866"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="879"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="868"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="881"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="903"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="916"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="908"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="921"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="911"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="924"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="913"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="926"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="914"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="927"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="920"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="933"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

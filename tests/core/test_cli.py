@@ -792,6 +792,28 @@ def test_the_scored_line_says_a_correlation_of_one_predicted_value_is_undefined(
                                                         "(Pearson and Spearman shown as 0)")
 
 
+def test_the_scored_line_says_a_classifier_answers_one_class_for_almost_every_row() -> None:
+    """CoLA on 32 rows: 499 of 500 predictions "acceptable", and nothing said so but an MCC of -0.03
+    (regression's "one value for every example" is the line above)."""
+    from bertstudio.cli import _scored_line
+    from bertstudio.data.examples import from_records
+    from bertstudio.metrics.classification import one_answer
+
+    gold = ["acceptable"] * 14 + ["unacceptable"] * 6
+    examples = from_records("sentence", [{"text": f"s{i}", "label": g} for i, g in enumerate(gold)],
+                            labels=["unacceptable", "acceptable"])
+    flat = [{"label": "acceptable"}] * 20
+    assert _scored_line(examples, flat) == ("scored 20 rows with a gold value; the model answers 'acceptable' for "
+                                            "20 of 20 evaluation rows (the gold: 70%)")
+    assert _scored_line(examples, [{"label": g} for g in gold]) == "scored 20 rows with a gold value"
+    # 95% of the answers one label, 10% of the gold another: both at their edge say it, one short does not
+    assert one_answer(["a"] * 18 + ["b"] * 2, ["a"] * 19 + ["b"]) is not None
+    assert one_answer(["a"] * 18 + ["b"] * 2, ["a"] * 18 + ["b"] * 2) is None  # 90% one answer: a model that chose
+    assert one_answer(["a"] * 19 + ["b"], ["a"] * 20) is None  # the gold is 95% "a": answering it is no collapse
+    assert one_answer(["b"] * 9, ["a"] * 9) is None  # fewer than 10 rows say nothing either way
+    assert one_answer(["a", None] * 10, ["b"] * 20).count == 10  # rows without a gold value are left out
+
+
 @pytest.mark.parametrize("task", [[], ["--task", "regression"]])
 def test_train_names_a_gold_column_it_did_not_read_before_the_model_loads(task, tiny, tmp_path: Path, capsys) -> None:
     """text,stars: the stars column was dropped silently; with --task regression the run loaded

@@ -363,6 +363,61 @@ def test_scores_of_an_earlier_evaluation_than_the_last_say_so(qtbot, tmp_path, t
         project.close(compact=False)
 
 
+def test_a_kept_earlier_evaluation_shows_the_last_evaluations_scores_beside_it(qtbot, tmp_path, trained_run):
+    """The kept scores are the best of several looks at the evaluation set (RTE: 0.549 kept, 0.516 where
+    the recipe ended): the note under them gives the last look's, which metrics.json keeps beside them
+    (tests/core/test_engine.py). A metrics.json from before it did shows the note as it was."""
+    project = make_project(tmp_path / "proj")
+    run = project.runs_dir / "best"
+    shutil.copytree(trained_run, run)
+    history = run / "history.jsonl"
+    lines = history.read_text().splitlines()
+    end = json.loads(lines[-1])
+    end["best_step"] = 6
+    history.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    (run / "metrics.json").write_text(json.dumps({"accuracy": 0.875, "last_evaluation": {"accuracy": 0.625}}))
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    try:
+        note = page.metrics_panel.best_note
+        page.show_run(run)
+        assert note.text() == ("From the best evaluation, at step 6 of 12: the run kept those weights, as no later "
+                               "evaluation scored higher. These scores were selected on this evaluation set; the last "
+                               "evaluation scored accuracy 62.5.")
+    finally:
+        project.close(compact=False)
+
+
+def test_a_run_that_answers_one_class_for_every_row_says_so(qtbot, tmp_path):
+    """CoLA on 32 rows answered "acceptable" for 499 of 500 rows and the page showed an MCC of -2.9
+    with no word of it (a regressor's one value is said: the test above)."""
+    import tomli_w
+
+    from bertstudio.train.rundir import record_label_ids
+
+    gold = ["pos"] * 14 + ["neg"] * 6
+    project = Project.create(tmp_path / "proj", name="r", kind="sentence", labels=LABELS)
+    project.import_examples(from_records("sentence", [{"text": f"film {i}", "label": g} for i, g in enumerate(gold)],
+                                         labels=LABELS), "dev")
+    run = project.new_run_dir("constant")
+    (run / "config.toml").write_text(tomli_w.dumps({"task": "sentence", "labels": LABELS}), encoding="utf-8")
+    (run / "metrics.json").write_text(json.dumps({"accuracy": 0.7}))
+    (run / "predictions.jsonl").write_text("".join(json.dumps(
+        {"index": r, "split": "dev", "row": r, "gold": g, "label": "pos", "probs": {"neg": 0.3, "pos": 0.7},
+         "confidence": 0.7}) + "\n" for r, g in enumerate(gold)), encoding="utf-8")
+    record_label_ids(run, LABELS, project.label_ids, project.uid)
+    page = _shown_page(qtbot, project, tmp_path)
+    try:
+        qtbot.waitUntil(lambda: page.run_dir is not None and not page.is_loading())
+        note = page.metrics_panel.size_note
+        assert not note.isHidden()
+        assert note.text().startswith("The model answers \u201cpos\u201d for 20 of 20 evaluation rows (the gold: 70%). "
+                                      "Scored on only 20 examples")  # the size's note still follows
+    finally:
+        project.close(compact=False)
+
+
 def test_with_nothing_to_show_the_page_says_what_to_do(qtbot, tmp_path, trained_run):
     """With no project, or a project without runs, the page was blank (a new user's first look)."""
     session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
