@@ -38,6 +38,7 @@ from bertstudio.data.kinds import entity_types, get_spec, is_bio_tag_set
 from bertstudio.ui import theme
 from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
+from bertstudio.ui.editors.flow_layout import FlowLayout
 from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.session import SPLITS, ProjectSession, count_name, split_name
@@ -124,6 +125,16 @@ class LabelDistribution(QScrollArea):
         return {name: bar.value() for name, bar in self._bars.items()}
 
 
+def _titled(title: QLabel, box: QWidget) -> QWidget:
+    """A title and its box as one piece of a wrapping bar."""
+    piece = QWidget()
+    row = QHBoxLayout(piece)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(title)
+    row.addWidget(box)
+    return piece
+
+
 class DataPage(QWidget):
     """Split selector, search, filters, the table, the label distribution."""
 
@@ -163,13 +174,13 @@ class DataPage(QWidget):
         self.add_button = QPushButton(self.tr("&Add examples…"), objectName="addExamplesButton")
         self.add_button.setToolTip(self._add_tip())
         self.add_button.clicked.connect(self.add_examples)
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel(self.tr("Split:")))
-        bar.addWidget(self.split_combo)
-        bar.addWidget(self.search_edit, 1)
+        # one line that wraps when the window is too narrow for it: in a row it set the window's narrowest
+        # width at an 18-pt font to 1432 px, past a 1280-px projector; each title stays with its box
+        bar = FlowLayout()
+        bar.addWidget(_titled(QLabel(self.tr("Split:")), self.split_combo))
+        bar.addWidget(self.search_edit)  # expanding: takes what the line leaves, as a stretch did
         bar.addWidget(search_button)
-        bar.addWidget(QLabel(self.tr("Show:")))
-        bar.addWidget(self.filter_combo)
+        bar.addWidget(_titled(QLabel(self.tr("Show:")), self.filter_combo))
         bar.addWidget(self.count_label)
         bar.addWidget(self.add_button)
 

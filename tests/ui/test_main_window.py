@@ -815,3 +815,40 @@ def test_a_run_started_while_the_project_waits_to_be_left_calls_the_leaving_off(
     assert "stays open" in main_window.statusBar().currentMessage()
     main_window._on_project_job_ended()
     assert not left
+
+
+_ONE_ROW = {
+    "sentence": (["neg", "pos"], {"text": "a good film", "label": "pos"}),
+    "pair": (["no", "yes"], {"text": "a dog", "text_pair": "a cat", "label": "no"}),
+    "regression": ([], {"text": "a man plays", "text_pair": "a man is playing", "label": 4.0}),
+    "tagging": (["B-LOC", "I-LOC", "O"], {"tokens": ["the", "dog", "is", "in", "paris"],
+                                          "tags": ["O", "O", "O", "O", "B-LOC"]}),
+    "qa": ([], {"id": "q0", "title": "t", "context": "The river runs through Paris.", "question": "Which city?",
+                "answers": {"text": ["Paris"], "answer_start": [23]}}),
+}
+
+
+def test_every_page_fits_a_1280_px_projector_at_an_18_pt_font(qtbot, qapp, tmp_path):
+    """At an 18-pt application font the window could not be narrower than 1526 px: the Label page's
+    editor stack asked for its widest editor (QA: 897 px) whatever the kind, and the Data page's bar
+    (1185 px) and the Label page's top line did not wrap. A 1280x800 projector lost every page's right."""
+    from tests.helpers import make_project
+
+    font = qapp.font()
+    big = qapp.font()
+    big.setPointSize(18)
+    qapp.setFont(big)
+    try:
+        for kind, (labels, row) in _ONE_ROW.items():
+            project = make_project(tmp_path / kind, kind, labels, {"train": [row]}, name=kind)
+            window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"),
+                                                                           QSettings.Format.IniFormat)))
+            qtbot.addWidget(window)
+            window.show()
+            widths = {name: page.minimumSizeHint().width() for name, page in window.pages.items()}
+            assert window.minimumSizeHint().width() <= 1280, (kind, widths)
+            window.resize(1280, 800)
+            qtbot.waitUntil(lambda w=window: w.width() == 1280)
+            window.close()
+    finally:
+        qapp.setFont(font)

@@ -2,7 +2,9 @@
 
 Qt ships this only as an example (examples/widgets/layouts/flowlayout); it is
 ported here because the label legend must wrap when a label set is long (UPOS
-has 17 tags).
+has 17 tags). Unlike the example, a line gives what it leaves of the width to
+its horizontally expanding items, so a tool bar built on it reads as a
+QHBoxLayout until the window is too narrow for one line (an 18-pt font).
 """
 
 from __future__ import annotations
@@ -66,16 +68,39 @@ class FlowLayout(QLayout):
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
 
     def _place(self, rect: QRect, *, move: bool, lines: int | None = None) -> int:
-        x, y, line, started = rect.x(), rect.y(), 0, 1
         gap = self.spacing()
+        rows: list[list[tuple[QLayoutItem, QSize]]] = [[]]
+        x = rect.x()
         for item in self._items:
             hint = item.sizeHint()
-            if x + hint.width() > rect.right() and line > 0:
-                if lines is not None and started == lines:
+            if rows[-1] and x + hint.width() > rect.right():
+                if lines is not None and len(rows) == lines:
                     break
-                x, y, line, started = rect.x(), y + line + gap, 0, started + 1
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
+                rows.append([])
+                x = rect.x()
+            rows[-1].append((item, hint))
             x += hint.width() + gap
-            line = max(line, hint.height())
-        return y + line - rect.y()
+        y = rect.y()
+        for row in rows:
+            if not row:
+                continue
+            height = max(hint.height() for _, hint in row)
+            if move:
+                self._move_row(row, rect, y, height)
+            y += height + gap
+        return max(0, y - gap - rect.y())
+
+    def _move_row(self, row: list[tuple[QLayoutItem, QSize]], rect: QRect, y: int, height: int) -> None:
+        """Place one line, each item centred on it; what it leaves of the width goes to its horizontally
+        expanding items (a search box), so a line that fits reads as a QHBoxLayout would lay it out."""
+        gap = self.spacing()
+        spare = rect.width() - sum(hint.width() for _, hint in row) - gap * (len(row) - 1)
+        growing = [item for item, _ in row if item.expandingDirections() & Qt.Orientation.Horizontal]
+        share, extra = divmod(max(0, spare), len(growing)) if growing else (0, 0)
+        x = rect.x()
+        for item, hint in row:
+            width = hint.width()
+            if item in growing:
+                width += share + (extra if item is growing[-1] else 0)
+            item.setGeometry(QRect(QPoint(x, y + (height - hint.height()) // 2), QSize(width, hint.height())))
+            x += width + gap

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -41,6 +42,7 @@ from bertstudio.ui.assist_bar import AssistBar
 from bertstudio.ui.assist_chart import AuditChart
 from bertstudio.ui.editors.base import KindEditor
 from bertstudio.ui.editors.classify import PairEditor, RegressionEditor, SentenceEditor
+from bertstudio.ui.editors.flow_layout import FlowLayout
 from bertstudio.ui.editors.label_set import LabelSetDialog
 from bertstudio.ui.editors.qa import QAEditor
 from bertstudio.ui.editors.tagging import TaggingEditor
@@ -82,13 +84,19 @@ class LabelPage(QWidget):
         self.label_set_button.setObjectName("labelSetButton")
         self.label_set_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.label_set_button.clicked.connect(self.edit_label_set)
-        top = QHBoxLayout()
+        # wraps when the window is too narrow for one line (an 18-pt font on a 1280-px projector);
+        # the progress bar (expanding) takes what the line leaves
+        top = FlowLayout()
         split_title = QLabel(self.tr("S&plit:"))
         split_title.setBuddy(self.split_combo)  # Alt+P
-        top.addWidget(split_title)
-        top.addWidget(self.split_combo)
+        split_piece = QWidget()
+        split_row = QHBoxLayout(split_piece)
+        split_row.setContentsMargins(0, 0, 0, 0)
+        split_row.addWidget(split_title)
+        split_row.addWidget(self.split_combo)
+        top.addWidget(split_piece)
         top.addWidget(self.position)
-        top.addWidget(self.progress, 1)
+        top.addWidget(self.progress)
         top.addWidget(self.label_set_button)
         self.review_button = QPushButton(self.tr("&Review suspected errors…"))  # label-error finder (#15)
         self.review_button.setObjectName("reviewErrorsButton")
@@ -167,6 +175,7 @@ class LabelPage(QWidget):
         if session.has_project():
             self._on_project_opened(session.project)
         else:
+            self._show_editor(next(iter(self.editors)))
             self._show_assist()
             self.setEnabled(False)
 
@@ -200,7 +209,7 @@ class LabelPage(QWidget):
         self._lost_order_label = None  # another project's label set
         self._gold_overwrite_allowed = False  # asked again for this project's evaluation gold
         kind = self.session.kind
-        self.stack.setCurrentWidget(self.editors[kind])
+        self._show_editor(kind)
         self.setFocusProxy(self.editors[kind])
         self._update_help()
         self.label_set_button.setEnabled(get_spec(kind).has_label_set)
@@ -212,6 +221,19 @@ class LabelPage(QWidget):
         self._on_current_example_changed(self.session.current_split, self.session.current_row)
         if self.isVisible():  # reopened onto this page: no show event comes, the keys must still work
             self.editor().setFocus()
+
+    def _show_editor(self, kind: str) -> None:
+        """Show the editor of ``kind``, the stack sized by it alone.
+
+        A QStackedWidget asks for the largest minimum of all its pages: the QA editor's 897 px at an
+        18-pt font set the window's narrowest width for every kind (1526 px, wider than a 1280-px
+        projector). Hidden pages with an Ignored size policy count for nothing (as Qt's docs advise).
+        """
+        for name, editor in self.editors.items():
+            policy = QSizePolicy.Policy.Preferred if name == kind else QSizePolicy.Policy.Ignored
+            editor.setSizePolicy(policy, policy)
+        self.stack.setCurrentWidget(self.editors[kind])
+        self.stack.updateGeometry()
 
     def _update_help(self) -> str | None:
         """The help and the bar follow the labels; returns the by-label order's label when it was removed."""
@@ -356,6 +378,9 @@ class LabelPage(QWidget):
         done, total = self.session.progress()
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
+        # its size hint ignores its text: on a wrapping line at its hint "24 / 24 labelled" broke in two
+        margin = self.progress.style().pixelMetric(self.progress.style().PixelMetric.PM_ButtonMargin)
+        self.progress.setMinimumWidth(self.progress.fontMetrics().horizontalAdvance(self.progress.text()) + 4 * margin)
 
     def edit_label_set(self) -> None:
         dialog = LabelSetDialog(self.session, self)

@@ -28,12 +28,15 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
+    QSpacerItem,
     QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from bertstudio.ui.editors.base import KindEditor
+from bertstudio.ui.editors.flow_layout import FlowLayout
 from bertstudio.ui.editors.text_positions import document_positions, text_index
 from bertstudio.ui.session import ProjectSession
 from bertstudio.ui.theme import text_colour, text_points
@@ -107,9 +110,11 @@ class QAEditor(KindEditor):
         adder.addWidget(self.add_button)
         # the answer has a line of its own: beside the check box and the button it had what they left,
         # ~70 px at 1280 wide, one word per line, and squeezed the context into a scroll bar
-        answer_row = QHBoxLayout()
+        # and the button wraps under the check box when both do not fit (at an 18-pt font they asked for
+        # 897 px, the window's narrowest width for every kind)
+        answer_row = FlowLayout()
         answer_row.addWidget(self.no_answer_box)
-        answer_row.addStretch(1)
+        answer_row.addItem(QSpacerItem(0, 0, QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum))
         answer_row.addWidget(self.use_button)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(self.tr("Questions about this context")))
