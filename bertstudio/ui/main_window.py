@@ -156,6 +156,8 @@ class MainWindow(QMainWindow):
         compared = getattr(self.pages["runs"], "example_activated", None)
         if compared is not None:  # an example opened in Compare runs: shown on the Label page, as from the Data page
             compared.connect(self._on_example_activated)
+        if hasattr(self.pages["runs"], "read_only_line"):  # its greyed buttons' tooltips say the window's line
+            self.pages["runs"].read_only_line = self.read_only_line
         resume = getattr(self.pages["runs"], "resume_requested", None)
         if resume is not None:  # Resume on the Runs page: the run goes on on the Train page
             resume.connect(self.resume_run)

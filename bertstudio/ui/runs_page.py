@@ -15,7 +15,7 @@ import os
 from collections import Counter
 from html import escape
 from pathlib import Path
-from typing import Any, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -414,6 +414,9 @@ class RunsPage(QWidget):
         # the question Delete asks (tests answer it): True to delete
         self.confirm_delete = self._confirm_delete
         self.show_refusal = self._show_refusal  # why a run was not deleted (tests keep what it said)
+        # the read-only line of the project, as the window says it: the window knows whether read-only was
+        # asked for (then the line says how to make the project writable here), this page does not
+        self.read_only_line: Callable[[], str] = read_only_text
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
         # plain: it shows run folders' names as they are (a run named "<b>x</b>" read as markup)
@@ -599,7 +602,7 @@ class RunsPage(QWidget):
         self.delete_action.setEnabled(deletable)
         for widget, tip in ((self.delete_button, self._delete_tip), (self.delete_action, self._delete_tip),
                             (self.rename_button, self._rename_tip), (self.rename_action, self._rename_tip)):
-            widget.setToolTip(read_only_text() if read_only else tip)
+            widget.setToolTip(self.read_only_line() if read_only else tip)
         self._offer_resume(runs[0] if len(runs) == 1 else None)
         if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
             self.follow(runs[0].folder)  # one run picked: its curves (a run still training keeps drawing)
@@ -622,7 +625,7 @@ class RunsPage(QWidget):
         from bertstudio.ui.run_delete import run_job_refusal
 
         if is_read_only(self.session.project):
-            return read_only_text()
+            return self.read_only_line()
         return run_job_refusal(self.session, Path(folder))
 
     def _ask_rename(self) -> None:
@@ -664,7 +667,7 @@ class RunsPage(QWidget):
             kind = {"finished": "finished", "running": "training"}.get(info.status, "never_started")
             why = Said(kind, kind)
         elif info is not None and is_read_only(self.session.project) and self._own(info):  # a resume writes into it
-            why = read_only_text()
+            why = self.read_only_line()
         self._show_resume(stopped and why is None, why)
 
     def _show_resume(self, offered: bool, why: Any) -> None:

@@ -457,3 +457,36 @@ def test_a_run_name_holding_control_characters_stays_on_one_line(qtbot, session)
     asked = run_delete.confirm_text([runs_dir / "bad\nname"], session)  # a plain-text box
     assert asked.startswith("Delete 1 run: bad\u23cename?")
     page.stop_following()
+
+
+def test_a_project_opened_read_only_by_choice_greys_runs_with_the_windows_line(qtbot, tmp_path):
+    """Opened read-only because another window had it read-only, the window's line says how to make it
+    writable here; the Runs page's greyed Delete/Rename said the shorter line without that."""
+    from PySide6.QtCore import QSettings
+
+    from bertstudio.data.project import Project
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.run_words import read_only_text
+    from bertstudio.ui.session import ProjectSession
+
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["neg", "pos"])
+    folder = project.folder
+    _run(project.runs_dir / "alpha")
+    project.close()
+    viewer = Project.open(folder, read_only=True)  # another window's read-only view
+    try:
+        window = MainWindow(ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+        qtbot.addWidget(window)
+        window.confirm_open_read_only = lambda _message: True  # Open read-only
+        assert window.open_project(str(folder)) and window.session.project.read_only
+        said = window.read_only_line()
+        assert said != read_only_text() and "writable" in said  # the line of a read-only asked for
+        page = window.pages["runs"]
+        window.show_page("runs")
+        page.table.selectRow(_names(page).index("alpha"))
+        for widget in (page.delete_button, page.delete_action, page.rename_button, page.rename_action):
+            assert not widget.isEnabled() and widget.toolTip() == said, widget
+        assert page.rename_refusal(project.runs_dir / "alpha") == said
+        window.close()
+    finally:
+        viewer.close()
