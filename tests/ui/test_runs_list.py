@@ -490,3 +490,55 @@ def test_a_project_opened_read_only_by_choice_greys_runs_with_the_windows_line(q
         window.close()
     finally:
         viewer.close()
+
+
+def _long_run(folder: Path, steps: int) -> Path:
+    """A finished run whose history logs ``steps`` steps."""
+    from bertstudio.train.events import StepLogged
+
+    folder.mkdir(parents=True, exist_ok=True)
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(folder)).save(folder / "config.toml")
+    events = [RunStarted(steps, 64, 16, 2, 32, 100, 1000, "cpu", "fp32")]
+    events += [StepLogged(i, steps, i / steps, 1.0 / i, 2e-5, 10.0, 0.0) for i in range(1, steps + 1)]
+    events.append(RunFinished("finished", steps, {"accuracy": 0.5}))
+    (folder / "history.jsonl").write_text("".join(json.dumps(event_to_dict(e)) + "\n" for e in events), encoding="utf-8")
+    (folder / "metrics.json").write_text(json.dumps({"accuracy": 0.5}), encoding="utf-8")
+    return folder
+
+
+def test_a_long_history_is_read_off_the_gui_thread_and_a_run_picked_meanwhile_keeps_its_curves(
+        qtbot, session, monkeypatch):
+    """Picking a run with a 42 MB history.jsonl held the GUI thread 0.3-1.2 s while the page read its
+    curves there. Now a long backlog is read on a worker; picking another run meanwhile shows only
+    that run's curves, never the first one's arriving late."""
+    import threading
+
+    from bertstudio.ui import run_follower
+
+    monkeypatch.setattr(run_follower, "BACKLOG_BYTES", 1000)  # a few steps make a "long" history here
+    monkeypatch.setattr(run_follower, "EMIT_EVENTS", 50)
+    parsed_on: list[bool] = []  # per parse of history lines: on the GUI thread?
+    parse = run_follower.parse_history
+    monkeypatch.setattr(run_follower, "parse_history", lambda lines: (
+        parsed_on.append(threading.current_thread() is threading.main_thread()), parse(lines))[1])
+    runs_dir = session.project.runs_dir
+    _long_run(runs_dir / "long", 400)
+    _long_run(runs_dir / "short", 3)  # under the threshold: read at once, as before
+    page = _page(qtbot, session)
+    page.table.selectRow(_names(page).index("long"))
+    assert page.follower.folder == runs_dir / "long" and parsed_on == []  # nothing parsed at the pick
+    qtbot.waitUntil(lambda: page.monitor.last_step is not None and page.monitor.last_step.step == 400)
+    assert parsed_on and not any(parsed_on)
+
+    page.table.selectRow(_names(page).index("short"))
+    page.table.selectRow(_names(page).index("long"))  # followed again from its start
+    worker = page.follower._backlog_job
+    assert worker is not None
+    ended: list[str] = []
+    for signal in (worker.finished, worker.failed, worker.cancelled):
+        signal.connect(lambda *_a, s=signal: ended.append(str(s)))
+    page.table.selectRow(_names(page).index("short"))  # picked while the long one is still being read
+    assert page.follower.folder == runs_dir / "short" and page.monitor.last_step.step == 3
+    qtbot.waitUntil(lambda: bool(ended))
+    qtbot.waitUntil(lambda: not page.follower._backlog)  # (nothing of the long run's is queued either)
+    assert page.monitor.last_step.step == 3 and page.follower.folder == runs_dir / "short"
