@@ -441,18 +441,25 @@ def saved_pairs(config: Any) -> str | None:
     return pairs_share(meta.get("pairs") if isinstance(meta, dict) else None)
 
 
-def model_pairs(model_dir: str | Path) -> str | None:
-    """:func:`saved_pairs` of the model folder ``model_dir``, read without torch (the Playground
-    sets its boxes from it); None when its config.json is missing or unreadable."""
+def model_config(model_dir: str | Path) -> Any:
+    """The parsed config.json of the model folder ``model_dir``, read without torch; None when it is
+    missing, larger than :data:`MAX_CONFIG_BYTES` or unreadable (the readers below take what they
+    need from it and read anything else as "not said")."""
     import json
 
     path = Path(model_dir) / "config.json"
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             return None
-        return saved_pairs(json.loads(path.read_text(encoding="utf-8")))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
+
+
+def model_pairs(model_dir: str | Path) -> str | None:
+    """:func:`saved_pairs` of the model folder ``model_dir`` (the Playground sets its boxes from it);
+    None when its config.json is missing or unreadable."""
+    return saved_pairs(model_config(model_dir))
 
 
 def input_fields(spec: Any, *, siamese: bool = False, pairs: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:

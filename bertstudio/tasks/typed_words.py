@@ -16,6 +16,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from bertstudio.tasks.limits import model_config
+
 # BERT's BasicTokenizer._is_chinese_char ranges (CJK Unified Ideographs, extensions A-E,
 # compatibility ideographs and their supplement); kana and hangul are not among them
 _RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
@@ -88,14 +90,4 @@ def saved_cjk_words(config: Any) -> str | None:
 def model_cjk_words(model_dir: str | Path) -> str | None:
     """:func:`saved_cjk_words` of the model folder ``model_dir``, read without torch; None when
     its config.json is missing, too big or unreadable."""
-    import json
-
-    from bertstudio.tasks.limits import MAX_CONFIG_BYTES
-
-    path = Path(model_dir) / "config.json"
-    try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            return None
-        return saved_cjk_words(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
+    return saved_cjk_words(model_config(model_dir))

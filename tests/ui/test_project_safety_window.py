@@ -452,13 +452,21 @@ def test_a_project_a_writer_holds_is_refused_without_the_offer(qtbot, tmp_path):
         writer.close()
 
 
+def _pull_other_version(folder) -> None:
+    """Another version of project.json put in place as ``git pull`` does (written aside, renamed over)."""
+    from bertstudio.data.project_meta import encode_meta
+
+    pulled = json.loads((folder / "project.json").read_text())
+    pulled["name"] = "reviews (theirs)"
+    (folder / "pulled.json").write_bytes(encode_meta(pulled))
+    os.replace(folder / "pulled.json", folder / "project.json")
+
+
 def test_a_project_changed_outside_is_said_in_one_box_then_each_edit_is_refused_in_the_status_bar(qtbot, tmp_path):
     """A git pull replaced project.json under the open window: the app wrote on, and its close wrote its
     project.json over the pulled one. Now the first edit after it says so in one box (the interface's
     words), later keys and the close say the same line without a box, and the pulled file stays."""
     from PySide6.QtCore import Qt
-
-    from bertstudio.data.project_meta import encode_meta
 
     project, session, window = _reviews_window(qtbot, tmp_path)
     window.show_page("label")
@@ -468,10 +476,7 @@ def test_a_project_changed_outside_is_said_in_one_box_then_each_edit_is_refused_
     qtbot.keyClick(editor, Qt.Key.Key_1)
     assert session.gold("train", 0) == "neg"
     folder = tmp_path / "p"
-    pulled = json.loads((folder / "project.json").read_text())
-    pulled["name"] = "reviews (theirs)"
-    (folder / "pulled.json").write_bytes(encode_meta(pulled))
-    os.replace(folder / "pulled.json", folder / "project.json")
+    _pull_other_version(folder)
     theirs = (folder / "project.json").read_bytes()
     seen: list[tuple[str, str]] = []
     timer = _answer_boxes(seen)
@@ -507,15 +512,10 @@ def test_a_kept_journal_copy_is_said_to_be_listed_at_the_reopen_not_applied(qapp
 def test_open_project_on_the_folder_that_refuses_reopens_it(qtbot, tmp_path):
     """The refusal says 'Reopen the project (File > Open project…)'; opening the same folder did nothing
     (the refusing project stayed open and every key was still refused)."""
-    from bertstudio.data.project_meta import encode_meta
-
     project, session, window = _reviews_window(qtbot, tmp_path)
     session.apply_gold("train", 0, "neg", "label")
     folder = tmp_path / "p"
-    pulled = json.loads((folder / "project.json").read_text())
-    pulled["name"] = "reviews (theirs)"
-    (folder / "pulled.json").write_bytes(encode_meta(pulled))
-    os.replace(folder / "pulled.json", folder / "project.json")
+    _pull_other_version(folder)
     seen: list[tuple[str, str]] = []
     timer = _answer_boxes(seen)
     assert project.changed_outside() is not None
@@ -587,14 +587,9 @@ def test_opening_or_closing_the_project_clears_its_refusal_line(qtbot, tmp_path,
     project that was writable again, or none (sweep_newcomer3 item 5)."""
     from PySide6.QtCore import Qt
 
-    from bertstudio.data.project_meta import encode_meta
-
     project, session, window = _reviews_window(qtbot, tmp_path)
     folder = tmp_path / "p"
-    pulled = json.loads((folder / "project.json").read_text())
-    pulled["name"] = "reviews (theirs)"
-    (folder / "pulled.json").write_bytes(encode_meta(pulled))
-    os.replace(folder / "pulled.json", folder / "project.json")
+    _pull_other_version(folder)
     seen: list[tuple[str, str]] = []
     timer = _answer_boxes(seen)
     window.show_page("label")
