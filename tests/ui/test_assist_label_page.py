@@ -7,6 +7,7 @@ tests/conftest.py) with the ``tiny`` model, and drives the page with keys.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -100,12 +101,19 @@ class HeldAssistant(LabellingAssistant):
 
         self.requests.append(request)
         progress = kwargs.pop("progress")
+        cancel = kwargs.get("cancel")
 
         def held(step: int, total: int) -> None:
             progress(step, total)
             if step >= 1 and not self.train_gate.is_set():
                 self.training.set()
-                self.train_gate.wait(WAIT_MS / 1000)
+                # held until the test opens the gate, or the assistant is closed or switched off (its cancel):
+                # a closed assistant's training left waiting here kept its thread 300 s, and the next test
+                # that waits for no assistant thread (test_assist_switch) waited all that time
+                deadline = time.monotonic() + WAIT_MS / 1000
+                while not self.train_gate.wait(0.05) and time.monotonic() < deadline:
+                    if cancel is not None and cancel.is_set():
+                        break
         return train_strong(request, progress=held, **kwargs)
 
 
