@@ -65,19 +65,39 @@ def free_name(folder: Path, prefix: str) -> Path:
         n += 1
 
 
+FACT_CHARS = 80  # one fact of an edit (a row, a label, a value) as a message shows it
+
+
+def fact_text(value: Any, *, quoted: bool = True) -> str:
+    """One fact of a journal entry on one bounded line: quoted (``repr``) or as it is, each
+    character that is not printable (a line break, U+2028, a control, a lone surrogate) as its
+    escape, clipped at :data:`FACT_CHARS` with "…". A kept journal is any file with valid
+    checksums: a 2 MB row, a 1 MB label or an op holding a line break made lines of megabytes,
+    and the recovery box froze the window for most of a minute laying them out."""
+    if isinstance(value, str):
+        value = value[:FACT_CHARS + 1]  # the rest is never shown: not escaped either
+        text = repr(value) if quoted else value
+    else:
+        text = repr(value)
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text[:FACT_CHARS + 1])
+    return text if len(text) <= FACT_CHARS else text[:FACT_CHARS - 1] + "…"
+
+
 def describe_edit(entry: dict[str, Any]) -> str:
-    """One journal entry in words, for the list of edits not applied."""
+    """One journal entry in words, for the list of edits not applied; each fact bounded (:func:`fact_text`)."""
     op = entry["op"]
     if op == "gold":
         value = entry.get("value")
-        return f"{entry.get('split')} row {entry.get('row')}: " + ("cleared" if value is None else f"{value!r}"[:80])
+        return (f"{fact_text(entry.get('split'), quoted=False)} row {fact_text(entry.get('row'), quoted=False)}: "
+                + ("cleared" if value is None else fact_text(value)))
     if op == "rename_label":
-        return f"label {entry.get('old')!r} renamed to {entry.get('new')!r}"
+        return f"label {fact_text(entry.get('old'))} renamed to {fact_text(entry.get('new'))}"
     if op == "add_label":
-        return f"label {entry.get('name')!r} added"
+        return f"label {fact_text(entry.get('name'))} added"
     if op == "remove_label":
-        return f"label {entry.get('name')!r} removed"
-    return f"{op} of label {entry.get('name')!r}"
+        return f"label {fact_text(entry.get('name'))} removed"
+    return f"{fact_text(op, quoted=False)} of label {fact_text(entry.get('name'))}"
 
 
 def edits(n: int) -> str:

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication
 
+from bertstudio.data.project_outside import fact_text
 from bertstudio.ui.run_reader import READING
 from bertstudio.ui.sentences import counted, join_sentences
 from bertstudio.ui.session import split_name
@@ -337,22 +338,25 @@ def changed_outside_text(facts: dict[str, Any]) -> str:
 
 def _edit_text(edit: dict[str, Any]) -> str:
     """One journal edit (data/project_outside.describe_edit's entry) in the user's words; the
-    values are the user's data, quoted as the core quotes them."""
+    values are the user's data, quoted, bounded and with controls visible as the core shows them
+    (project_outside.fact_text): a 2 MB row in a kept journal froze the recovery box."""
     op = edit.get("op")
     if op == "gold":
         value = edit.get("value")
-        said = _tr("cleared") if value is None else f"{value!r}"[:80]
-        return _tr("{split} row {row}: {value}").format(split=split_name(str(edit.get("split"))),
-                                                       row=edit.get("row"), value=said)
+        said = _tr("cleared") if value is None else fact_text(value)
+        return _tr("{split} row {row}: {value}").format(split=split_name(fact_text(edit.get("split"), quoted=False)),
+                                                       row=fact_text(edit.get("row"), quoted=False), value=said)
     if op == "rename_label":
-        return _tr("label {old} renamed to {new}").format(old=repr(edit.get("old")), new=repr(edit.get("new")))
+        return _tr("label {old} renamed to {new}").format(old=fact_text(edit.get("old")), new=fact_text(edit.get("new")))
     if op == "add_label":
-        return _tr("label {name} added").format(name=repr(edit.get("name")))
+        return _tr("label {name} added").format(name=fact_text(edit.get("name")))
     if op == "remove_label":
-        return _tr("label {name} removed").format(name=repr(edit.get("name")))
+        return _tr("label {name} removed").format(name=fact_text(edit.get("name")))
     if op == "set_color":
-        return _tr("label {name} recoloured {color}").format(name=repr(edit.get("name")), color=edit.get("color"))
-    return _tr("{op} of label {name}").format(op=op, name=repr(edit.get("name")))  # an edit of a newer version
+        return _tr("label {name} recoloured {color}").format(name=fact_text(edit.get("name")),
+                                                             color=fact_text(edit.get("color"), quoted=False))
+    # an edit of a newer version
+    return _tr("{op} of label {name}").format(op=fact_text(op, quoted=False), name=fact_text(edit.get("name")))
 
 
 def _unapplied_why(why: Any) -> str:

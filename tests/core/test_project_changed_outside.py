@@ -470,3 +470,35 @@ def test_the_kept_journal_holds_this_windows_edits_whatever_the_other_program_di
             assert [(m.kind, m.facts["edit"]["row"]) for m in unapplied[1:]] == [("unapplied_edit", 0)] + [
                 ("unapplied_edit", 1)]
             assert _golds(again, MINE[:2]) == [None, None] and _golds(again, THEIRS) == ["pos"] * 3
+
+
+HOSTILE_EDITS = [  # a kept journal is any file with valid checksums (sweep_today51 defect 2)
+    {"seq": 1, "op": "gold", "split": "train", "row": "R" * 2_000_000, "value": "v"},
+    {"seq": 2, "op": "rename_label", "old": "x" * 1_000_000, "new": [1, 2]},
+    {"seq": 3, "op": "set_color", "name": "n", "color": {"c": "y" * 500_000}},
+    {"seq": 4, "op": "gold", "split": {"a": 1}, "row": None, "value": "a\x07\nb"},
+    {"seq": 5, "op": "line\nbreak\u2028op", "name": "n\r"},
+    {"seq": 6, "op": "add_label", "name": "\x85" * 300},
+]
+
+
+def test_each_fact_of_an_unapplied_edit_is_said_on_one_bounded_line(tmp_path: Path) -> None:
+    """A kept journal's 2 MB row, 1 MB label and 500 KB colour made recovery lines of megabytes (the
+    window froze 47 s laying them out), and an op holding a line break split its line in two: each
+    fact is clipped with "…" and shows its controls as escapes."""
+    from bertstudio.data.journal import encode_entry
+    from bertstudio.data.project_outside import FACT_CHARS, describe_edit, fact_text
+
+    folder, _clone = _base(tmp_path)
+    (folder / "labels.journal.kept-20260101T000000Z").write_bytes(b"".join(encode_entry(e) for e in HOSTILE_EDITS))
+    with Project.open(folder) as opened:
+        lines = [str(m) for m in opened.recovery_messages]
+    assert len(lines) == 1 + len(HOSTILE_EDITS)
+    for line in lines:  # a file name, a few words and at most three facts
+        assert len(line) < 120 + 3 * FACT_CHARS and line.isprintable(), repr(line)
+    said = [describe_edit(e) for e in HOSTILE_EDITS]
+    assert said[0] == "train row " + "R" * (FACT_CHARS - 1) + "…: 'v'"
+    assert said[1] == f"label '{'x' * (FACT_CHARS - 2)}… renamed to [1, 2]"
+    assert said[3] == "{'a': 1} row None: 'a\\x07\\nb'"
+    assert said[4] == "line\\nbreak\\u2028op of label 'n\\r'"
+    assert fact_text("#123456", quoted=False) == "#123456" and fact_text("neg") == "'neg'"

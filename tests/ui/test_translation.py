@@ -1088,6 +1088,27 @@ def test_the_edits_a_reopen_could_not_apply_are_listed_in_chinese(qtbot, chinese
     assert said[-1] == "另有 2 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 labels.journal.kept-*）", said[-1]
 
 
+def test_a_kept_journals_long_or_odd_facts_are_said_on_bounded_lines_in_chinese(chinese):
+    """A kept journal (any file with valid checksums) holding a 2 MB row, a 1 MB label, a 500 KB
+    colour and an op with a line break filled the recovery box with 3.5 MB and froze the window 47 s
+    (sweep_today51 defect 2): each fact is clipped and its controls shown, as the core's line is."""
+    from bertstudio.data.project_outside import FACT_CHARS, unapplied_messages
+    from bertstudio.ui.run_words import recovery_text
+
+    edits = [{"seq": 1, "op": "gold", "split": "train", "row": "R" * 2_000_000, "value": "v"},
+             {"seq": 2, "op": "rename_label", "old": "x" * 1_000_000, "new": [1, 2]},
+             {"seq": 3, "op": "set_color", "name": "n", "color": {"c": "y" * 500_000}},
+             {"seq": 4, "op": "set_color", "name": "n", "color": "#12\n34"},
+             {"seq": 5, "op": "line\nbreak\u2028op", "name": "n"},
+             {"seq": 6, "op": "gold", "split": "x\x07" * 100, "row": 0, "value": None}]
+    said = [recovery_text(m) for m in unapplied_messages("j", edits, "other_version")][1:]
+    assert len(said) == len(edits)
+    for line in said:
+        assert len(line) < 40 + 3 * FACT_CHARS and line.isprintable(), repr(line)
+    assert said[0] == "j：编辑 1 未应用：训练集第 " + "R" * (FACT_CHARS - 1) + "… 行：'v'", said[0]
+    assert said[3].endswith("#12\\n34") and said[4].endswith("line\\nbreak\\u2028op"), said[3:5]
+
+
 def test_a_project_open_in_another_window_is_said_in_chinese(qtbot, chinese, tmp_path):
     """The "already open" box showed the core's English ("…already open read-only in another bertstudio
     window (expected close it there first, …)", "…already open (pid 14601)") in the Chinese window
