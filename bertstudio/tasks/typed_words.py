@@ -24,7 +24,6 @@ _RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2
            (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
 _CLASS = "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _RANGES) + "]"  # the same text in Python's re and RE2
 _IDEOGRAPH = re.compile(_CLASS)
-_RUN = re.compile(_CLASS + "{2,}")
 
 # config.json's bertstudio["cjk_words"]: what a tagging model's training tokens holding ideographs were
 CJK_WORDS = ("chars", "words")
@@ -38,34 +37,43 @@ def split_ideographs(word: str) -> list[str]:
 
 def read_words(text: str, cjk_words: str | None) -> list[str]:
     """The words of typed ``text``: split at spaces; where the model was trained on single
-    ideographs (``cjk_words == "chars"``), each ideograph is a word too."""
+    ideographs (``cjk_words == "chars"``), each ideograph is a word too, next to digits or
+    letters as well (``在2008年`` -> ``在``, ``2008``, ``年``, as BERT's BasicTokenizer cuts it)."""
     words = text.split()
     if cjk_words != "chars":
         return words
-    return [piece for word in words for piece in (split_ideographs(word) if _RUN.search(word) else [word])]
+    return [piece for word in words for piece in (split_ideographs(word) if _IDEOGRAPH.search(word) else [word])]
+
+
+def _holds_more_than_an_ideograph(word: str) -> bool:
+    return len(word) > 1 and _IDEOGRAPH.search(word) is not None
 
 
 def whole_cjk_words(words: Iterable[str]) -> list[str]:
-    """The words read whole that hold two or more ideographs in a row (typed Chinese without
-    spaces, unless the model's data was word-segmented): said to the user, who may mean each
-    character as a word."""
-    return [w for w in words if _RUN.search(w)]
+    """The words read whole that hold an ideograph next to other characters (typed Chinese
+    without spaces, ``北京``, ``在2008年``, ``北a京b``, unless the model's data was
+    word-segmented): said to the user, who may mean each character as a word. After
+    :func:`read_words` for a "chars" model there is none."""
+    return [w for w in words if _holds_more_than_an_ideograph(w)]
 
 
 def cjk_words_in(examples: Any) -> str | None:
     """What a tagging ExampleSet's tokens holding ideographs are: "chars" (each is one
-    ideograph, as Chinese NER data mostly is), "words" (some hold several: a segmented
-    corpus), None (no ideograph at all, or no tokens column). Read with Arrow: a million
-    tokens cost a fraction of a second."""
+    ideograph, as Chinese NER data mostly is), "words" (some hold more: a segmented corpus,
+    or an ideograph with digits or letters), None (no ideograph at all, or no tokens column).
+    Read with Arrow: a million tokens cost a fraction of a second."""
     import pyarrow.compute as pc
 
     table = examples.dataset.with_format("arrow")
     if "tokens" not in table.column_names:
         return None
     tokens = pc.list_flatten(table["tokens"])
-    if not pc.any(pc.match_substring_regex(tokens, _CLASS)).as_py():
+    holding = pc.filter(tokens, pc.match_substring_regex(tokens, _CLASS))
+    if len(holding) == 0:
         return None
-    return "words" if pc.any(pc.match_substring_regex(tokens, _CLASS + "{2,}")).as_py() else "chars"
+    # "chars" only where each token holding an ideograph is that one character: one like 2008年
+    # was trained whole, so read_words does not split it apart either
+    return "words" if pc.any(pc.greater(pc.utf8_length(holding), 1)).as_py() else "chars"
 
 
 def record_cjk_words(model: Any, train_set: Any) -> None:

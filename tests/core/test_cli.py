@@ -112,6 +112,12 @@ def test_predict_reads_typed_chinese_as_the_model_was_trained(tiny_model_dir, tm
     code, out, err = run(["predict", "--model", str(unknown), "--tokens", "北京是中国的首都"], capsys)
     assert code == 0 and len(json.loads(out)["tags"]) == 1
     assert "'北京是中国的首都' was read as one word: separate words with spaces" in err
+    # Chinese next to digits or letters (sweep_today51 defect 3): 在2008年 was one word, one tag, no note
+    code, out, err = run(["predict", "--model", str(chars), "--tokens", "我 2008年 去"], capsys)
+    assert code == 0 and len(json.loads(out)["tags"]) == 4 and "one word" not in err
+    code, out, err = run(["predict", "--model", str(unknown), "--tokens", "在2008年 北a京b"], capsys)
+    assert code == 0 and len(json.loads(out)["tags"]) == 2
+    assert "'在2008年' was read as one word" in err and "'北a京b' was read as one word" in err
 
 
 def test_evaluate_refuses_a_file_with_no_gold_value(trained: Path, tmp_path: Path, capsys) -> None:

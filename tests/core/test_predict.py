@@ -314,3 +314,19 @@ def test_typed_chinese_is_read_per_character_only_where_the_training_tokens_were
     for unknown_or_words in (None, "words"):
         words = read_words(typed, unknown_or_words)
         assert words == ["北京是中国的首都", "iPhone手机", "ok"] and whole_cjk_words(words) == words[:2]
+
+
+def test_typed_chinese_next_to_digits_or_letters_is_read_as_bert_cuts_it():
+    """在2008年 and 北a京b were one word and one tag, with no note, for a model trained one
+    character per word (sweep_today51 defect 3): BERT's BasicTokenizer cuts every ideograph out
+    (北京2008 -> 北, 京, 2008), and where the model's words are unknown the note names them."""
+    from bertstudio.tasks.typed_words import cjk_words_in, read_words, whole_cjk_words
+
+    assert read_words("在2008年 北a京b 中国人a", "chars") == ["在", "2008", "年", "北", "a", "京", "b", "中", "国", "人", "a"]
+    assert read_words("我 2008年 去 ok", "chars") == ["我", "2008", "年", "去", "ok"]
+    for unknown_or_words in (None, "words"):
+        words = read_words("在2008年 北a京b 我 ok 2008", unknown_or_words)
+        assert whole_cjk_words(words) == ["在2008年", "北a京b"]  # a lone ideograph or no ideograph: nothing to say
+    # a training token of an ideograph with digits was learnt whole: typed text is not cut per character
+    mixed = from_records("tagging", [{"tokens": ["在", "2008年"], "tags": ["O", "O"]}], labels=["O"])
+    assert cjk_words_in(mixed) == "words"
