@@ -4,6 +4,8 @@ type) with their macro and weighted averages, from :mod:`bertstudio.metrics.per_
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from bertstudio.data.project_outside import fact_text
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_metric, is_score  # the one formatter (the Results page imports it from here)
 from bertstudio.metrics.classification import OneAnswer
@@ -48,6 +51,32 @@ NAMES_IN_TIP = 20  # classes an average's tooltip names before "and 60 more"
 SMALL_EVAL = 100  # evaluation sets smaller than this get a note on how little the score rests on
 
 
+LAST_SCORES_SHOWN = 3  # metrics of the last evaluation named when none is a kept one
+
+
+def _last_scores(last: dict[str, float], official: tuple[str, ...], kept: dict[str, float]) -> str:
+    """The last evaluation's scores as the best-step note says them: its official metrics, else
+    those the kept scores have too, else any, at most a few and then "…"; a key with controls shown
+    escaped, a value that is not finite or out of a score's range left out. metrics.json is any
+    file: 5,000 keys made a 59 KB note, 1e308 read "accuracy inf"."""
+    usable = {k: v for k, v in last.items() if _sayable(k, v)}
+    keys = [k for k in official if k in usable]  # a few, by the task kind
+    if not keys:
+        keys = [k for k in kept if k in usable] or list(usable)
+    more = len(keys) > max(LAST_SCORES_SHOWN, len(official))
+    keys = keys[:max(LAST_SCORES_SHOWN, len(official))]
+    said = ", ".join(f"{fact_text(metric_name(k), quoted=False)} {format_metric(k, usable[k])}" for k in keys)
+    return said + (", …" if more and said else "")
+
+
+def _sayable(key: object, value: object) -> bool:
+    if not isinstance(key, str) or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    if not math.isfinite(value):
+        return False
+    return abs(value) <= 1.0 if is_score(key) else abs(value) < 1e9  # a score is within [-1, 1]; an error is not 10^300
+
+
 class MetricsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -56,6 +85,8 @@ class MetricsPanel(QWidget):
         self.size_note.setVisible(False)
         self.best_note = QLabel(objectName="bestStepNote", wordWrap=True)  # scores of an earlier evaluation than the last
         self.best_note.setVisible(False)
+        for note in (self.size_note, self.best_note):  # they name a label or metrics.json's keys: never markup
+            note.setTextFormat(Qt.TextFormat.PlainText)
         self.per_class_title = QLabel(objectName="perClassTitle")
         # classes with no gold and no prediction in the split: their "—" rows, said in a line
         self.unscored_note = QLabel(objectName="unscoredClassesNote", wordWrap=True)
@@ -105,11 +136,11 @@ class MetricsPanel(QWidget):
         elif best_step is not None:
             self.best_note.setText(self.tr("From the best evaluation, at step {b} of {n}: the run kept those weights, "
                                            "as no later evaluation scored higher.").format(b=f"{best_step:,}", n=f"{steps:,}"))
-        if best_step is not None and last_metrics:  # the best of several looks at one set reads higher than it is
-            shown = [k for k in official if k in last_metrics] or list(last_metrics)
+        scores = _last_scores(last_metrics or {}, official, metrics) if best_step is not None else ""
+        if scores:  # the best of several looks at one set reads higher than it is
             self.best_note.setText(self.best_note.text() + " " + self.tr(
                 "These scores were selected on this evaluation set; the last evaluation scored {scores}.").format(
-                scores=", ".join(f"{metric_name(k)} {format_metric(k, last_metrics[k])}" for k in shown)))
+                scores=scores))
         keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
         table = self.metrics_table
         # x100 in the header only when every row is a score: an mse row is shown as it is

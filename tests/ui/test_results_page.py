@@ -766,6 +766,36 @@ def test_a_cancelled_runs_best_note_says_it_was_cancelled(qtbot):
                                       "kept those weights, as no later evaluation scored higher.")
 
 
+def test_the_best_step_note_says_a_few_plain_last_scores_whatever_metrics_json_holds(qtbot):
+    """metrics.json's last_evaluation is any file's: a key "<h1>BIG</h1><img src=x>" rendered a heading
+    and a broken image, 5,000 keys made a 59 KB note, 1e308 read "accuracy inf" and a key's line break
+    and bell were shown raw (sweep_today51 defect 4). The notes are plain text; the scores named are
+    the official or kept ones (else three, then "…"), each finite and in range, keys escaped."""
+    from bertstudio.metrics.classification import OneAnswer
+    from bertstudio.ui.metrics_panel import MetricsPanel
+
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    note = panel.best_note
+    lead = "These scores were selected on this evaluation set; the last evaluation scored "
+
+    def last_scores(last, kept=None, official=("accuracy",)):
+        panel.show_metrics(kept or {"accuracy": 0.9}, official, best_step=6, steps=12, last_metrics=last)
+        text = note.text()
+        return text[text.index(lead) + len(lead):] if lead in text else None
+
+    html = "<h1>BIG</h1><img src=x>"
+    assert last_scores({html: 0.5}) == f"{html} 50.0." and note.textFormat() == Qt.TextFormat.PlainText
+    many = {f"m{i}": 0.5 for i in range(5000)}
+    assert last_scores(many) == "m0 50.0, m1 50.0, m2 50.0, …."
+    assert last_scores(many, kept={"accuracy": 0.9, "m7": 0.4}) == "m7 50.0."  # the kept table's keys
+    assert last_scores({"accuracy": 1e308, "f1": 0.5}, kept={"accuracy": 0.9, "f1": 0.6}) == "F1 50.0."
+    assert last_scores({"mse": 1e308, "a\n\x07": 0.25}, kept={"mse": 0.1}, official=()) == "a\\n\\x07 25.0."
+    assert last_scores({"accuracy": float("nan")}) is None and note.text().endswith("scored higher.")
+    panel.show_metrics({"accuracy": 0.5}, ("accuracy",), one_answer=OneAnswer(html, 20, 20, 0.7))
+    assert html in panel.size_note.text() and panel.size_note.textFormat() == Qt.TextFormat.PlainText
+
+
 def _right_run(project: Project, name: str) -> Path:
     """A run of ``project`` on its labelled dev rows, right and sure on each under the labels of
     now, with its labels' ids recorded as the app records them when it starts a run."""
