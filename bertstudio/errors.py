@@ -144,3 +144,22 @@ def users_name(path: str | PathLike[str]) -> str:
         if found:  # a cut name: its folder is what can be said for sure
             return os.sep.join(parts[:i]) or os.sep
     return os.sep.join(parts)
+
+
+FACT_CHARS = 80  # one fact (a row, a label, a value, a metric's name) as a message shows it
+
+
+def fact_text(value: Any, *, quoted: bool = True) -> str:
+    """One fact (of a journal entry; a metric's name read from a run file) on one bounded line:
+    quoted (``repr``) or as it is, each character that is not printable (a line break, U+2028, a
+    control, a lone surrogate) as its escape, clipped at :data:`FACT_CHARS` with "…". A kept journal is any file with valid
+    checksums: a 2 MB row, a 1 MB label or an op holding a line break made lines of megabytes,
+    and the recovery box froze the window for most of a minute laying them out."""
+    if isinstance(value, str):
+        value = value[:FACT_CHARS + 1]  # the rest is never shown: not escaped either
+        text = repr(value) if quoted else value
+    else:
+        text = repr(value)
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text[:FACT_CHARS + 1])
+    return text if len(text) <= FACT_CHARS else text[:FACT_CHARS - 1] + "…"

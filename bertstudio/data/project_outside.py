@@ -30,7 +30,7 @@ from bertstudio.data.journal import read_journal
 from bertstudio.data.project_meta import MAX_META_BYTES, PROJECT_FILE
 from bertstudio.data.project_store import read_table
 from bertstudio.data.regular_file import read_regular_file
-from bertstudio.errors import DataError, Said
+from bertstudio.errors import DataError, Said, fact_text
 
 if TYPE_CHECKING:
     from bertstudio.data.journal import Journal
@@ -63,25 +63,6 @@ def free_name(folder: Path, prefix: str) -> Path:
         if not os.path.lexists(path):
             return path
         n += 1
-
-
-FACT_CHARS = 80  # one fact of an edit (a row, a label, a value) as a message shows it
-
-
-def fact_text(value: Any, *, quoted: bool = True) -> str:
-    """One fact of a journal entry on one bounded line: quoted (``repr``) or as it is, each
-    character that is not printable (a line break, U+2028, a control, a lone surrogate) as its
-    escape, clipped at :data:`FACT_CHARS` with "…". A kept journal is any file with valid
-    checksums: a 2 MB row, a 1 MB label or an op holding a line break made lines of megabytes,
-    and the recovery box froze the window for most of a minute laying them out."""
-    if isinstance(value, str):
-        value = value[:FACT_CHARS + 1]  # the rest is never shown: not escaped either
-        text = repr(value) if quoted else value
-    else:
-        text = repr(value)
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
-                   for c in text[:FACT_CHARS + 1])
-    return text if len(text) <= FACT_CHARS else text[:FACT_CHARS - 1] + "…"
 
 
 def describe_edit(entry: dict[str, Any]) -> str:

@@ -13,8 +13,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from bertstudio.data.project_outside import fact_text
-from bertstudio.errors import BertStudioError
+from bertstudio.errors import BertStudioError, fact_text
 from bertstudio.metrics.display import format_metric, is_score  # the one formatter (the Results page imports it from here)
 from bertstudio.metrics.classification import OneAnswer
 from bertstudio.metrics.per_class import PerClassReport

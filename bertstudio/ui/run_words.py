@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication
 
-from bertstudio.data.project_outside import fact_text
+from bertstudio.errors import fact_text
 from bertstudio.ui.run_reader import READING
 from bertstudio.ui.sentences import counted, join_sentences
 from bertstudio.ui.session import split_name
@@ -339,7 +339,7 @@ def changed_outside_text(facts: dict[str, Any]) -> str:
 def _edit_text(edit: dict[str, Any]) -> str:
     """One journal edit (data/project_outside.describe_edit's entry) in the user's words; the
     values are the user's data, quoted, bounded and with controls visible as the core shows them
-    (project_outside.fact_text): a 2 MB row in a kept journal froze the recovery box."""
+    (errors.fact_text): a 2 MB row in a kept journal froze the recovery box."""
     op = edit.get("op")
     if op == "gold":
         value = edit.get("value")

@@ -487,7 +487,8 @@ def test_each_fact_of_an_unapplied_edit_is_said_on_one_bounded_line(tmp_path: Pa
     window froze 47 s laying them out), and an op holding a line break split its line in two: each
     fact is clipped with "…" and shows its controls as escapes."""
     from bertstudio.data.journal import encode_entry
-    from bertstudio.data.project_outside import FACT_CHARS, describe_edit, fact_text
+    from bertstudio.data.project_outside import describe_edit
+    from bertstudio.errors import FACT_CHARS, fact_text
 
     folder, _clone = _base(tmp_path)
     (folder / "labels.journal.kept-20260101T000000Z").write_bytes(b"".join(encode_entry(e) for e in HOSTILE_EDITS))

@@ -1092,7 +1092,8 @@ def test_a_kept_journals_long_or_odd_facts_are_said_on_bounded_lines_in_chinese(
     """A kept journal (any file with valid checksums) holding a 2 MB row, a 1 MB label, a 500 KB
     colour and an op with a line break filled the recovery box with 3.5 MB and froze the window 47 s
     (sweep_today51 defect 2): each fact is clipped and its controls shown, as the core's line is."""
-    from bertstudio.data.project_outside import FACT_CHARS, unapplied_messages
+    from bertstudio.data.project_outside import unapplied_messages
+    from bertstudio.errors import FACT_CHARS
     from bertstudio.ui.run_words import recovery_text
 
     edits = [{"seq": 1, "op": "gold", "split": "train", "row": "R" * 2_000_000, "value": "v"},
