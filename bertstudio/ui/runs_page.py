@@ -12,6 +12,7 @@ import datetime as dt
 import hashlib
 import logging
 import os
+import unicodedata
 from collections import Counter
 from html import escape
 from pathlib import Path
@@ -186,15 +187,27 @@ def visible_run_name(name: str) -> str:
     """A run folder's name (or path) on one line, as every place that shows one writes it: a line
     break as "⏎", another control character as its Unicode picture ("␉"), a C1 control or a line
     or paragraph separator as its code. A folder copied in may be named anything: "bad\\nname"
-    broke the Runs table's row and the run pickers' items in two."""
-    return "".join(_VISIBLE.get(c) or (f"<U+{ord(c):04X}>" if _breaks(c) else c) for c in str(name))
+    broke the Runs table's row and the run pickers' items in two. A byte that is not UTF-8 (a
+    Latin-1 "run\\xe9" copied from an old archive reads as a surrogate escape) is shown as "<0xE9>":
+    Qt dropped it, and the folder read as another run's "run". An invisible format character (zero
+    width space, a bidi override that reversed what followed it) and a name of whitespace only (a
+    lone U+00A0) are shown by code: such a run looked blank, or the same as "a"."""
+    name = str(name)
+    if name and name.isspace():
+        return "".join(_VISIBLE.get(c) or f"<U+{ord(c):04X}>" for c in name)
+    return "".join(_VISIBLE.get(c) or _coded(c) or c for c in name)
 
 
 _VISIBLE = {"\n": "⏎", "\x7f": "␡", **{chr(code): chr(0x2400 + code) for code in range(0x20) if code != 0x0A}}
 
 
-def _breaks(c: str) -> bool:
-    return "\x80" <= c <= "\x9f" or c in "\u2028\u2029"
+def _coded(c: str) -> str | None:
+    """``c`` by its code when it would not show as itself; None when it does."""
+    if "\udc80" <= c <= "\udcff":  # os.fsdecode's surrogate escape of one byte that is not UTF-8
+        return f"<0x{ord(c) - 0xDC00:02X}>"
+    if "\x80" <= c <= "\x9f" or c in "\u2028\u2029" or unicodedata.category(c) in ("Cf", "Cs"):
+        return f"<U+{ord(c):04X}>"
+    return None
 
 
 def shown_run_name(folder: Path, shared: Collection[str]) -> str:

@@ -459,6 +459,27 @@ def test_a_run_name_holding_control_characters_stays_on_one_line(qtbot, session)
     page.stop_following()
 
 
+def test_a_run_name_not_utf8_or_invisible_is_shown_by_its_codes(qtbot, session):
+    """A Latin-1 folder "run\\xe9" (a surrogate escape in Python) showed as "run", like the real run
+    "run" beside it: Qt drops the lone surrogate. Names of invisible format characters showed blank
+    (U+200B, a lone U+00A0), the same as another run ("a" and "a\u200b"), or reversed what followed
+    (U+202E). Each is shown by its code now."""
+    from bertstudio.ui.runs_page import visible_run_name
+
+    runs_dir = session.project.runs_dir
+    for name in ("run", "a", "a\u200b"):
+        _run(runs_dir / name)
+    _run(runs_dir / "copied").rename(runs_dir / "run\udce9")  # its config names where it was made
+    page = _page(qtbot, session)
+    assert sorted(_names(page)) == ["a", "a<U+200B>", "run", "run<0xE9>"]
+    assert visible_run_name("\u200b") == "<U+200B>"
+    assert visible_run_name("\u00a0") == "<U+00A0>"  # whitespace only: blank otherwise
+    assert visible_run_name("  ") == "<U+0020><U+0020>"
+    assert visible_run_name("a\u202eb") == "a<U+202E>b"
+    assert visible_run_name("new \u00a0run") == "new \u00a0run"  # whitespace inside a name stays
+    page.stop_following()
+
+
 def test_a_project_opened_read_only_by_choice_greys_runs_with_the_windows_line(qtbot, tmp_path):
     """Opened read-only because another window had it read-only, the window's line says how to make it
     writable here; the Runs page's greyed Delete/Rename said the shorter line without that."""
