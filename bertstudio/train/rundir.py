@@ -110,13 +110,24 @@ def run_name(project: str, config: TrainConfig, when: dt.datetime | None = None)
     return f"{slug}-{mode}-lr{lr}-{(when or dt.datetime.now()).strftime('%m%d-%H%M')}"
 
 
+_RUN_NAME_CHARS = 120
+_NAME_BYTES = 255
+
+
 def rename_run(folder: str | Path, name: str) -> Path:
     """Rename a run folder in place (same parent); ConfigError for a name that is no plain
     folder name or is taken. Nothing inside changes: a run folder names no path to itself."""
     folder, name = Path(folder), name.strip()
-    if not re.fullmatch(r"[\w][\w.-]*", name) or len(name) > 120:
+    if not re.fullmatch(r"[\w][\w.-]*", name):
         raise ConfigError(f"{name!r} is not a usable run name", path=folder, where="run name",
                           expected="letters, digits, '.', '-' and '_' only")
+    size = len(name.encode("utf-8"))
+    if len(name) > _RUN_NAME_CHARS or size > _NAME_BYTES:
+        # said so: 127 "é" were refused as not letters, and 100 "中" (300 bytes) failed with the
+        # system's "File name too long"; a folder name holds 255 bytes on Linux and macOS
+        raise ConfigError(f"{name[:40]!r}… is {len(name)} characters ({size} bytes in UTF-8) long", path=folder,
+                          where="run name", expected=f"at most {_RUN_NAME_CHARS} characters and {_NAME_BYTES} bytes "
+                          "in UTF-8: 85 Chinese characters")
     unportable = unportable_name(name)
     if unportable is not None:  # run folders are copied between machines
         raise ConfigError(unportable, path=folder, where="run name", expected="a name that works on every system")

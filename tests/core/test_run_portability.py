@@ -216,3 +216,16 @@ def test_a_name_taken_by_a_link_to_the_run_itself_is_a_taken_name(tmp_path):
     with pytest.raises(ConfigError, match="a run of that name exists"):
         rename_run(run, "best")
     assert run.is_dir() and (tmp_path / "runs" / "best").is_symlink()
+
+
+@pytest.mark.parametrize("name, said", [("é" * 127, "127 characters"), ("中" * 100, "300 bytes")],
+                         ids=["accented", "chinese"])
+def test_a_run_name_too_long_is_refused_for_its_length(tmp_path, name, said):
+    """127 "é" (valid letters) were refused as "expected letters, digits, '.', '-' and '_' only",
+    the wrong reason; 100 "中" (300 bytes) failed with the system's raw "File name too long"."""
+    run = tmp_path / "runs" / "run1"
+    _history(run, **_here())
+    with pytest.raises(ConfigError, match=f"{said}.*at most 120 characters and 255 bytes") as refused:
+        rename_run(run, name)
+    assert "letters, digits" not in str(refused.value) and run.is_dir()
+    assert rename_run(run, "中" * 85) == run.with_name("中" * 85)  # 255 bytes: the most that fits
