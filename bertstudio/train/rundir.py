@@ -914,6 +914,18 @@ def rows_then(started: float | None, info: Mapping[str, Any] | None, replaced: I
 STARTED_HEAD_BYTES = 1 << 16  # of history.jsonl read for its RunStarted line (one is ~500 bytes)
 
 
+def run_identity(folder: str | Path) -> tuple[int, int, float | None] | None:
+    """A run folder's identity, which a rename keeps and another run does not share: its disk,
+    its inode and its start (:func:`run_started_at`); None if unreadable. The inode alone took a
+    run made after another was deleted for that run renamed (ext4 gives the new folder the old
+    one's inode at once), and Results and the Playground followed it with nothing said."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, run_started_at(folder)
+
+
 def run_started_at(folder: str | Path) -> float | None:
     """When the run in ``folder`` started: its first RunStarted's time, else config.toml's mtime
     (written once, when the run starts); None when neither can be read. Only the history's head is

@@ -37,7 +37,7 @@ def chosen_run(window: Any) -> Path | None:
     if current == "runs" and selected:
         return Path(selected[0].folder)
     # the model tried on the Playground is the one to ship, not the Results page's or the newest
-    tried = getattr(getattr(window.pages.get("playground"), "run_combo", None), "currentData", lambda: None)()
+    tried = getattr(window.pages.get("playground"), "current_run", lambda: None)()
     if current == "playground" and tried:
         return Path(tried)
     shown = getattr(results, "run_dir", None)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import html
 import logging
-import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_share
 from bertstudio.tasks.limits import input_fields, model_pairs
 from bertstudio.tasks.typed_words import cjk_words_in, model_cjk_words, read_words, whole_cjk_words
+from bertstudio.train.rundir import run_identity
 from bertstudio.ui import preload
 from bertstudio.ui.example_html import PRED_BG, shaded
 from bertstudio.ui.run_reader import READING
@@ -83,15 +83,6 @@ def _is_loaded(model_dir: str) -> bool:
 _LONG_INPUTS = frozenset({"context"})
 
 
-def _folder_id(folder: str) -> tuple[int, int] | None:
-    """A folder's identity on its disk (device, inode), which a rename keeps; None if unreadable."""
-    try:
-        st = os.stat(folder)
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
-
-
 def _bar_html(name: str, p: float, best: bool) -> str:
     width = max(1, round(200 * p))
     color = "#1f77b4" if best else "#9ecae1"
@@ -120,7 +111,8 @@ class PlaygroundPage(QWidget):
         self._generation = 0
         self.last_result: dict[str, Any] | None = None
         self._default_index = -1  # the run chosen by default ("(latest)"), which follows newer runs
-        self._picked_id: tuple[int, int] | None = None  # the shown run folder's identity, kept through a rename
+        self._picked_id: tuple[int, int, float | None] | None = None  # the shown run's identity, kept through a rename
+        self._runs: list[Path] = []  # the folders the picker lists, by row (run_at)
         self._picked_reading = False  # the shown run is still read on the run reader's worker
         # whether the chosen run's training tokens were single CJK ideographs (typed_words.cjk_words_in)
         self._cjk_words: Any = _UNKNOWN
@@ -209,7 +201,7 @@ class PlaygroundPage(QWidget):
         by default the project's newest finished run, as Results shows. A run the person picked
         stays picked while it is listed (renamed too): the text typed would otherwise get another
         model's answer with nothing said; only the default entry moves on to a newer run."""
-        previous = self.run_combo.currentData()
+        previous = self.current_run()
         following = previous is None or self.run_combo.currentIndex() == self._default_index
         runs = [r for r in all_runs(self.session) if (r / "model" / "config.json").is_file()]
         foreign = {r for r in runs if not in_project(self.session, r)}
@@ -224,40 +216,53 @@ class PlaygroundPage(QWidget):
         chosen = next((i for i in own if finished[i]), own[0] if own else 0)
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
+        self._runs = list(runs)
         titles = run_titles(runs)  # two seeds jobs' seed-42 told apart, as on the Runs page
         for i, r in enumerate(runs):
             name = (self.tr("{name} (not in this project)") if r in foreign else
                     self.tr("{name} (latest)") if i == chosen and finished[i] else
                     self.tr("{name} (not finished)") if not finished[i] and not reading[i] else "{name}"
                     ).format(name=titles[r])
-            self.run_combo.addItem(name, str(r))
+            self.run_combo.addItem(name)
         self._default_index = chosen if runs else -1
         kept = -1 if following else self._find_picked(previous)
         self.run_combo.setCurrentIndex(kept if kept >= 0 else self._default_index)
         self.run_combo.blockSignals(False)
-        if previous is None or self.run_combo.currentData() != previous or self._picked_reading:
+        if previous is None or self.current_run() != previous or self._picked_reading:
             self._on_run_changed(self.run_combo.currentIndex())
 
-    def _find_picked(self, previous: str) -> int:
+    def _find_picked(self, previous: Path | None) -> int:
         """The combo's index of the run picked before the list changed: by its folder, else by the
         folder's identity (a rename on the Runs page keeps it); -1 when it is gone."""
-        found = self.run_combo.findData(previous)
+        found = self.run_index(previous) if previous is not None else -1
         if found >= 0 or self._picked_id is None:
             return found
-        return next((i for i in range(self.run_combo.count())
-                     if _folder_id(self.run_combo.itemData(i)) == self._picked_id), -1)
+        return next((i for i, r in enumerate(self._runs) if run_identity(r) == self._picked_id), -1)
+
+    def run_at(self, index: int) -> Path | None:
+        """The run folder the picker lists at ``index``. The folders are kept here, not as Qt item
+        data: a QString drops a name's undecodable byte ("run\\xe9" came back as another run's
+        "run", whose model then answered)."""
+        return self._runs[index] if 0 <= index < len(self._runs) else None
+
+    def run_index(self, folder: str | Path) -> int:
+        """The picker's index of ``folder``; -1 when it is not listed."""
+        return next((i for i, r in enumerate(self._runs) if r == Path(folder)), -1)
+
+    def current_run(self) -> Path | None:
+        return self.run_at(self.run_combo.currentIndex())
 
     def model_dir(self) -> str | None:
-        data = self.run_combo.currentData()
-        return str(Path(data) / "model") if data else None
+        data = self.current_run()
+        return str(data / "model") if data else None
 
     def _forget_models(self) -> None:
         load_predictor.cache_clear()
         _LOADED.clear()
 
     def _on_run_changed(self, _idx: int) -> None:
-        data = self.run_combo.currentData()
-        self._picked_id = _folder_id(data) if data else None
+        data = self.current_run()
+        self._picked_id = run_identity(data) if data else None
         self._cjk_words = _UNKNOWN
         run = self.session.run_reader.infos([Path(data)])[0] if data else None
         self._picked_reading = run is not None and run.status == READING  # its kind and config come with ``read``
@@ -309,7 +314,7 @@ class PlaygroundPage(QWidget):
         as its model recorded them, else, for this project's run, as the project's train split
         has them (a run trained before the model kept it); looked up once per run."""
         if self._cjk_words is _UNKNOWN:
-            data = self.run_combo.currentData()
+            data = self.current_run()
             found = model_cjk_words(Path(data) / "model") if data else None
             if found is None and data and in_project(self.session, Path(data)):
                 examples = self.session.examples("train")

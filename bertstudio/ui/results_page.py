@@ -35,17 +35,17 @@ from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.events import Evaluated, StepLogged, is_number
 from bertstudio.train.rundir import (BEST_PREDICTIONS, CHECKPOINTS, HISTORY, PREDICTIONS, find_checkpoint,
-                                     read_history, read_label_ids, read_predictions, read_run, read_state)
+                                     read_history, read_label_ids, read_predictions, read_run, read_state,
+                                     run_identity)
 from bertstudio.ui import example_html
 from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
 from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
-from bertstudio.ui.playground import _folder_id
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
 from bertstudio.ui.run_words import removed_marker
-from bertstudio.ui.runs_page import all_runs, in_project, run_titles
+from bertstudio.ui.runs_page import all_runs, in_project, run_titles, visible_run_name
 from bertstudio.ui.session import SPLITS, split_name
 from bertstudio.ui.sentences import join_sentences
 
@@ -299,7 +299,8 @@ class ResultsPage(QWidget):
         self._labels_now: list[str] = []
         self.foreign = False  # the run shown is not one of the project's runs
         self._known: set[str] = set()
-        self._shown_id: tuple[int, int] | None = None  # the run shown's identity, which a rename by hand keeps
+        self._shown_id: tuple[int, int, float | None] | None = None  # the run shown's identity (rundir.run_identity)
+        self._runs: list[Path] = []  # the folders the picker lists, by row (run_at)
         self._build()
         session.runs_changed.connect(self.refresh_runs)
         session.run_renamed.connect(self._on_run_renamed)
@@ -453,9 +454,10 @@ class ResultsPage(QWidget):
             current, self.foreign = None, False  # show as current, a run from elsewhere too, with nothing said
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
+        self._runs = runs[::-1]  # newest first
         titles = run_titles(runs)  # two seeds jobs' seed-42 told apart, as on the Runs page
-        for r in reversed(runs):  # newest first
-            self.run_combo.addItem(titles[r], str(r))
+        for r in self._runs:
+            self.run_combo.addItem(titles[r])
         self.run_combo.blockSignals(False)
         # A new run of the project appears on top: show it; otherwise stay on the one being looked
         # at (also a foreign one the user opened); never switch to a run from elsewhere.
@@ -468,26 +470,38 @@ class ResultsPage(QWidget):
             self.show_run(str(runs[-1]) if runs else None)
         if gone is not None:
             self.gone_label.setText(self.tr("The run {run} is no longer on disk (deleted, moved or renamed): its results "
-                                            "are no longer shown.").format(run=gone))
+                                            "are no longer shown.").format(run=visible_run_name(gone)))
             self.gone_label.show()
 
     def _renamed_to(self, runs: list[Path]) -> Path | None:
         """The run shown, under the name it was given outside bertstudio: the listed folder with its
-        identity (device, inode); None when none has it (deleted or moved away)."""
+        identity (rundir.run_identity: device, inode and start, so a new run in a deleted one's
+        inode is not it); None when none has it (deleted or moved away)."""
         if self._shown_id is None:
             return None
-        return next((r for r in runs if _folder_id(str(r)) == self._shown_id), None)
+        return next((r for r in runs if run_identity(r) == self._shown_id), None)
+
+    def run_at(self, index: int) -> Path | None:
+        """The run folder the picker lists at ``index``. The folders are kept here, not as Qt item
+        data: a QString drops a name's undecodable byte (a "run\\xe9" folder came back as "run")."""
+        return self._runs[index] if 0 <= index < len(self._runs) else None
+
+    def run_index(self, folder: str | Path) -> int:
+        """The picker's index of ``folder``; -1 when it is not listed."""
+        return next((i for i, r in enumerate(self._runs) if r == Path(folder)), -1)
 
     def _on_run_chosen(self, idx: int) -> None:
         if idx >= 0:
-            self.show_run(self.run_combo.itemData(idx))
+            self.show_run(self.run_at(idx))
 
     def _select_in_combo(self, folder: Path) -> None:
-        found = self.run_combo.findData(str(folder))
+        found = self.run_index(folder)
         if found < 0:  # a run not listed (from elsewhere, or one without results yet): listed while shown
-            name = self.tr("{name} (not in this project)").format(name=folder.name) if self.foreign else folder.name
+            name = visible_run_name(folder.name)
+            name = self.tr("{name} (not in this project)").format(name=name) if self.foreign else name
             self.run_combo.blockSignals(True)
-            self.run_combo.insertItem(0, name, str(folder))
+            self.run_combo.insertItem(0, name)
+            self._runs.insert(0, folder)
             self.run_combo.blockSignals(False)
             found = 0
         if found != self.run_combo.currentIndex():
@@ -501,13 +515,14 @@ class ResultsPage(QWidget):
         self._loading = None  # a slower read of the run shown before is not wanted now
         self.gone_label.hide()  # another run shown: the note on the one gone is over
         self.run_dir = Path(folder) if folder else None
-        self._shown_id = _folder_id(str(self.run_dir)) if self.run_dir is not None else None
+        self._shown_id = run_identity(self.run_dir) if self.run_dir is not None else None
         self.foreign = self.run_dir is not None and not in_project(self.session, self.run_dir)
         if self.run_dir is not None:  # keep the picker in step when another page asks for a run
             self._select_in_combo(self.run_dir)
         for i in range(self.run_combo.count() - 1, -1, -1):  # a run not listed leaves the list with the view
-            data = self.run_combo.itemData(i)
-            if data not in self._known and data != (str(self.run_dir) if self.run_dir else None):
+            listed = self._runs[i]
+            if str(listed) not in self._known and listed != self.run_dir:
+                del self._runs[i]  # first: removing an item before the current one says the index changed
                 self.run_combo.removeItem(i)
         self.confusion_view.clear_filter()
         self.proxy.set_cell(None)

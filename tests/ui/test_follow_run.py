@@ -473,7 +473,7 @@ def test_the_results_page_follows_its_run_renamed_by_hand_as_the_playground_does
     page = ResultsPage(session)
     qtbot.addWidget(page)
     beta = session.project.runs_dir / "beta"
-    page.run_combo.setCurrentIndex(page.run_combo.findData(str(beta)))
+    page.run_combo.setCurrentIndex(page.run_index(beta))
     assert page.run_dir == beta
     os.rename(beta, beta.with_name("beta-moved"))
     session.runs_changed.emit()
@@ -483,3 +483,53 @@ def test_the_results_page_follows_its_run_renamed_by_hand_as_the_playground_does
     session.runs_changed.emit()
     assert page.run_dir is not None and page.run_dir.name == "gamma"  # gone: the newest, said so
     assert "beta-moved is no longer on disk" in page.gone_label.text()
+
+
+def test_a_new_run_in_a_deleted_runs_inode_is_not_taken_for_it_renamed(qtbot, session):
+    """beta deleted in a terminal and a new run gamma made: ext4 gives gamma beta's inode at once,
+    and Results took gamma for beta renamed by hand (its identity was the device and inode alone),
+    so "beta is no longer on disk" was never said. The run's start is part of its identity now."""
+    import os
+
+    from bertstudio.ui.results_page import ResultsPage
+
+    runs_dir = session.project.runs_dir
+    for started, name in enumerate(("alpha", "beta", "zzz"), start=1):
+        run = session.project.new_run_dir(name)
+        TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+        (run / "history.jsonl").write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32",
+                                                            started_at=1_700_000_000.0 + started)))
+        (run / "metrics.json").write_text(json.dumps({"accuracy": 0.5}))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    beta = runs_dir / "beta"
+    page.run_combo.setCurrentIndex(page.run_index(beta))
+    assert page.run_dir == beta
+    # the inode reused, as ext4 does: beta's folder under a new name, holding another run's start
+    os.rename(beta, runs_dir / "gamma")
+    (runs_dir / "gamma" / "history.jsonl").write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32",
+                                                                       started_at=1_700_000_100.0)))
+    session.runs_changed.emit()
+    assert not page.gone_label.isHidden() and "The run beta is no longer on disk" in page.gone_label.text()
+    assert page.run_dir is not None and page.run_dir.name != "beta"
+
+
+def test_results_lists_a_run_folder_not_utf8_under_its_own_name_and_path(qtbot, session):
+    """A Latin-1 folder "run\\xe9" beside "run": Results listed both as "run", and the item's path
+    came back from Qt without the undecodable byte, so picking it showed the other run."""
+    from bertstudio.ui.results_page import ResultsPage
+
+    runs_dir = session.project.runs_dir
+    for name, accuracy in (("made", 0.25), ("run", 0.75)):
+        run = session.project.new_run_dir(name)
+        TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+        (run / "metrics.json").write_text(json.dumps({"accuracy": accuracy}))
+    odd = (runs_dir / "made").rename(runs_dir / "run\udce9")
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    texts = [page.run_combo.itemText(i) for i in range(page.run_combo.count())]
+    assert sorted(texts) == ["run", "run<0xE9>"]
+    page.run_combo.setCurrentIndex(texts.index("run<0xE9>"))
+    assert page.run_dir == odd
+    page.run_combo.setCurrentIndex(texts.index("run"))
+    assert page.run_dir == runs_dir / "run"

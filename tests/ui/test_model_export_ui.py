@@ -498,9 +498,9 @@ def test_on_the_playground_the_run_tried_there_is_exported(window):
     page = window.pages["playground"]
     page.refresh_runs()
     window.show_page("playground")
-    older = page.run_combo.findData(str(first))
-    assert older >= 0 and page.run_combo.findData(str(newer)) >= 0
+    older = page.run_index(first)
+    assert older >= 0 and page.run_index(newer) >= 0
     page.run_combo.setCurrentIndex(older)
     assert chosen_run(window) == first
-    page.run_combo.setCurrentIndex(page.run_combo.findData(str(newer)))
+    page.run_combo.setCurrentIndex(page.run_index(newer))
     assert chosen_run(window) == newer

@@ -199,7 +199,7 @@ def test_the_newest_finished_run_is_chosen_not_a_cancelled_one(qtbot, tmp_path, 
     qtbot.addWidget(page)
     try:
         texts = [page.run_combo.itemText(i) for i in range(page.run_combo.count())]
-        assert page.run_combo.currentData().endswith("a-finished") and "latest" in page.run_combo.currentText()
+        assert page.current_run().name == "a-finished" and "latest" in page.run_combo.currentText()
         assert "b-cancelled (not finished)" in texts
     finally:
         project.close(compact=False)
@@ -262,7 +262,7 @@ def test_a_run_opened_from_another_project_is_marked_and_not_chosen(qtbot, tmp_p
     try:
         texts = [page.run_combo.itemText(i) for i in range(page.run_combo.count())]
         assert texts == ["own (latest)", "theirs (not in this project)"]
-        assert page.run_combo.currentData().endswith("own")
+        assert page.current_run().name == "own"
     finally:
         project.close(compact=False)
 
@@ -287,7 +287,7 @@ def test_choosing_another_run_drops_the_answer_on_its_way_and_predicts_again(qtb
         page.input.setPlainText("good movie")
         page.predict()
         other = 1 - page.run_combo.currentIndex()
-        expected = predict_with(str(Path(page.run_combo.itemData(other)) / "model"), {"text": "good movie"})
+        expected = predict_with(str(page.run_at(other) / "model"), {"text": "good movie"})
         shown: list = []
         page.prediction_shown.connect(shown.append)
         page.run_combo.setCurrentIndex(other)
@@ -324,10 +324,10 @@ def test_the_run_picked_stays_picked_when_runs_are_added_or_renamed(qtbot, tmp_p
 
     def pick(name: str) -> None:
         page.run_combo.setCurrentIndex(next(i for i in range(page.run_combo.count())
-                                            if Path(page.run_combo.itemData(i)).name == name))
+                                            if page.run_at(i).name == name))
 
     def picked() -> str:
-        return Path(page.run_combo.currentData()).name
+        return page.current_run().name
 
     try:
         assert picked() == "b" and "latest" in page.run_combo.currentText()
@@ -349,6 +349,58 @@ def test_the_run_picked_stays_picked_when_runs_are_added_or_renamed(qtbot, tmp_p
         add_run("d", 40)
         session.notify_runs_changed()
         assert picked() == "d" and "latest" in page.run_combo.currentText()
+    finally:
+        project.close(compact=False)
+
+
+def test_a_run_folder_not_utf8_opens_its_own_model(qtbot, tmp_path, trained_run):
+    """A Latin-1 folder "run\\xe9" beside a run "run": both were listed as "run", and the item's path
+    came back from Qt without its undecodable byte, so picking it predicted with the other run's
+    model, with nothing said. Its name shows the byte; each row opens its own folder."""
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    odd = project.runs_dir / "run\udce9"
+    for folder in (odd, project.runs_dir / "run"):
+        shutil.copytree(trained_run, folder)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        texts = [page.run_combo.itemText(i) for i in range(page.run_combo.count())]
+        assert sorted(t.split(" ")[0] for t in texts) == ["run", "run<0xE9>"], texts
+        row = next(i for i, t in enumerate(texts) if t.startswith("run<0xE9>"))
+        page.run_combo.setCurrentIndex(row)
+        assert page.model_dir() == str(odd / "model")
+        page.run_combo.setCurrentIndex(1 - row)
+        assert page.model_dir() == str(project.runs_dir / "run" / "model")
+    finally:
+        project.close(compact=False)
+
+
+def test_a_new_run_in_a_deleted_picked_runs_inode_is_not_followed(qtbot, tmp_path, trained_run):
+    """The run picked deleted and a new run made: ext4 gives the new folder the old one's inode,
+    and the Playground took it for the picked run renamed (device and inode alone), keeping a pick
+    the person never made. The run's start is part of its identity: the default is shown."""
+    import os
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    stamp = os.path.getmtime(trained_run)
+    for age, name in ((10, "a"), (20, "b")):
+        shutil.copytree(trained_run, project.runs_dir / name)
+        os.utime(project.runs_dir / name, (stamp + age,) * 2)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        page.run_combo.setCurrentIndex(page.run_index(project.runs_dir / "a"))
+        new = project.runs_dir / "new"
+        os.rename(project.runs_dir / "a", new)  # a's inode, as reused, now holding a run started later
+        history = (new / "history.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+        first = json.loads(history[0])
+        assert first.get("started_at")
+        first["started_at"] += 1000
+        (new / "history.jsonl").write_text(json.dumps(first) + "\n" + "".join(history[1:]), encoding="utf-8")
+        session.notify_runs_changed()
+        assert page.run_combo.currentIndex() == page._default_index and "latest" in page.run_combo.currentText()
     finally:
         project.close(compact=False)
 
@@ -609,7 +661,7 @@ def test_chinese_typed_without_spaces_is_read_as_the_run_was_trained(qtbot, tmp_
     typed = "北京是中国的首都"
     try:
         for name, words in (("chars", list(typed)), ("before", list(typed)), ("segmented", [typed])):
-            page.run_combo.setCurrentIndex(page.run_combo.findData(str(project.runs_dir / name)))
+            page.run_combo.setCurrentIndex(page.run_index(project.runs_dir / name))
             page.input.setPlainText(typed)
             with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
                 page.predict()

@@ -385,7 +385,7 @@ def test_a_run_from_another_project_is_only_viewed_and_says_so(qtbot, tmp_path, 
     runs.stop_following()
     assert results.run_dir == own  # still the project's run
     assert not results.foreign_label.isVisible()
-    assert [results.run_combo.itemData(i) for i in range(results.run_combo.count())] == [str(own)]
+    assert [results.run_at(i) for i in range(results.run_combo.count())] == [own]
     # Double-clicking it on the Runs page opens it for viewing, and the page says whose it is.
     window.show_page("runs")
     row = [r.folder for r in runs.model.runs].index(Path(str(stsb_run)))
@@ -401,7 +401,7 @@ def test_a_run_from_another_project_is_only_viewed_and_says_so(qtbot, tmp_path, 
     results.table.selectRow(0)
     assert not results.accept_button.isEnabled()  # nothing of this project to relabel
     # Picking the project's run again: the note and the foreign entry go.
-    results.run_combo.setCurrentIndex(results.run_combo.findData(str(own)))
+    results.run_combo.setCurrentIndex(results.run_index(own))
     assert results.run_dir == own and not results.foreign_label.isVisible()
     assert results.run_combo.count() == 1
     window.close()

@@ -203,11 +203,11 @@ def test_other_pages_drop_a_deleted_run_and_list_it_again_on_undo(qtbot, session
     def listed() -> tuple[list[str], str, list[str]]:
         combo = [results.run_combo.itemText(i) for i in range(results.run_combo.count())]
         row = next(r for r in range(board.table.rowCount()) if board.table.item(r, 0).text() == "SST-2")
-        models = [playground.run_combo.itemData(i) for i in range(playground.run_combo.count())]
+        models = [str(playground.run_at(i)) for i in range(playground.run_combo.count())]
         return combo, board.table.item(row, 3).text(), [Path(m).name for m in models]
 
     results.show_run(newer)  # the run on show is the one deleted
-    playground.run_combo.setCurrentIndex(playground.run_combo.findData(str(newer)))  # and the model picked
+    playground.run_combo.setCurrentIndex(playground.run_index(newer))  # and the model picked
     assert listed() == (["sst2-new", "sst2-old"], "sst2-new", ["sst2-new", "sst2-old"])
     page.delete_runs([newer])
     assert listed() == (["sst2-old"], "sst2-old", ["sst2-old"]) and results.run_dir == older

@@ -76,7 +76,7 @@ def test_double_clicking_a_run_opens_its_results(qtbot, tmp_path, tiny_run):
     qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.current_page_key() == "results"
     assert results.run_dir.name == "a-older"
-    assert results.run_combo.currentData() == str(project.runs_dir / "a-older")
+    assert results.run_at(results.run_combo.currentIndex()) == project.runs_dir / "a-older"
     assert results.model.rowCount() == len(DEV)
     window.close()
 
