@@ -103,12 +103,8 @@ def read_run_record(folder: str | Path) -> RunRecord:
                 raise DataError(f"index {row['index']} is past the {len(eval_rows[1])} rows of {rundir.EVAL_ROWS}",
                                 path=folder / rundir.PREDICTIONS, where=f"line {n}",
                                 expected=f"an index below {len(eval_rows[1])}")
-    return RunRecord(folder, settings, {k: float(v) for k, v in metrics.items() if _is_number(v)},
+    return RunRecord(folder, settings, rundir.metric_numbers(metrics),
                      rundir.read_history(folder), [row for _n, row in lines], eval_rows)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 # --- curves and settings --------------------------------------------------------------------

@@ -323,8 +323,10 @@ def _run_files(run: Path | None) -> tuple[dict[str, Any], dict[str, float], dict
         settings = tomllib.loads(_read_text(run / "config.toml"))
     except (ValueError, RecursionError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         pass
-    metrics = {k: float(v) for k, v in _read_json(run / "metrics.json").items()
-               if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}  # true read as 100.00
+    from bertstudio.train.rundir import metric_numbers
+
+    # finite only: NaN would be published as a score (true is no number: it read as 100.00)
+    metrics = {k: v for k, v in metric_numbers(_read_json(run / "metrics.json")).items() if math.isfinite(v)}
     started: dict[str, Any] = {}
     try:
         for line in _read_text(run / "history.jsonl").splitlines():

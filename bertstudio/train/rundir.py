@@ -1222,10 +1222,10 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
         except DataError as exc:
             problems.append(exc)
             continue
-        setattr(info, name, {k: float(v) for k, v in found.items() if _is_number(v)})
+        setattr(info, name, metric_numbers(found))
         last = found.get(LAST_EVALUATION) if name == "metrics" else None
         if isinstance(last, dict):  # a metrics.json from before it was written has none: nothing said
-            info.last_metrics = {k: float(v) for k, v in last.items() if _is_number(v)}
+            info.last_metrics = metric_numbers(last)
     writing = writer_active(folder)  # asked before the history is read: a run that ends meanwhile shows its end
     history = read_history(folder, kinds=(RunStarted.kind, RunFinished.kind))  # a status needs no step line
     starts = [n for n, e in enumerate(history) if isinstance(e, RunStarted)]
@@ -1240,8 +1240,8 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
         info.status, info.message = ended[-1].status, ended[-1].message
         info.steps, info.best_step = ended[-1].step, ended[-1].best_step
         if not info.metrics:
-            info.metrics = {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
-            info.last_metrics = {k: float(v) for k, v in ended[-1].last_metrics.items() if _is_number(v)}
+            info.metrics = metric_numbers(ended[-1].metrics)
+            info.last_metrics = metric_numbers(ended[-1].last_metrics)
     elif history:
         # asked again after the read: a resume that took the lock and wrote its start meanwhile is running
         if writing is False and starts and started_here(history[starts[-1]]) and writer_active(folder) is False:
@@ -1303,7 +1303,13 @@ class RunInfoCache:
         info = self._remembered(folder, signature)
         if info is not None:
             return info
-        info = read_run(folder)
+        try:
+            info = read_run(folder)
+        except Exception as exc:  # noqa: BLE001 - a bug in a reader: one run damaged, not every page that lists it
+            # (out of a page's refresh the exception took Qt down: the app crashed when Runs was clicked)
+            log.exception("cannot read run %s", folder)
+            said = (str(exc).strip().splitlines() or [""])[0][:200]  # one line, as every run's message
+            info = RunInfo(folder, status="damaged", message=f"{folder}: cannot be read ({type(exc).__name__}: {said})")
         with self._lock:
             if info.status in self._MOMENTARY:
                 self._kept.pop(folder, None)
@@ -1318,8 +1324,19 @@ class RunInfoCache:
         with self._lock:
             self._moment.clear()
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def metric_numbers(found: Mapping[Any, Any]) -> dict[str, float]:
+    """The metrics in metrics.json's top level (or its ``last_evaluation``, or an end event's), as
+    floats: the one rule of every reader that takes a run's numbers (read_run, Compare's record, the
+    model card). A number is what :func:`~bertstudio.train.events.is_number` admits: NaN and
+    infinity as a diverged run writes them (a reader that shows only finite ones drops those), a
+    whole number float() holds; a 400-digit one is left out (float() of it raised OverflowError out
+    of every reader: the app crashed on Runs). The keys kept beside the metrics (``last_evaluation``,
+    ``one_answer``) are never metrics, even when a hand-edited file puts a number there."""
+    return {k: float(v) for k, v in found.items()
+            if isinstance(k, str) and k not in _NOT_METRICS and is_number(v)}
+
+
+_NOT_METRICS = frozenset({LAST_EVALUATION, ONE_ANSWER})
 
 
 def interrupted_message(folder: Path) -> Said:

@@ -397,3 +397,49 @@ def test_a_runs_status_is_read_without_parsing_its_step_lines(tmp_path, monkeypa
     assert (info.status, info.steps, info.eval_examples) == ("finished", 500, 16)
     assert [d["kind"] for d in parsed] == ["started", "finished"]
     assert len(rundir.read_history(folder)) == 502  # the curves still get every event
+
+
+def _numbers_read(folder: Path) -> list[dict[str, float]]:
+    """The metrics each number-only reader takes from ``folder``: the run list's, Compare's, the model card's."""
+    from bertstudio.train.hub import _run_files
+
+    return [rundir.read_run(folder).metrics, read_run_record(folder).metrics, _run_files(folder)[1]]
+
+
+HUGE = "9" * 400  # within int()'s digit limit, past float's range
+
+
+@pytest.mark.parametrize("metrics", ['{"accuracy": 0.5, "f1": ' + HUGE + "}",
+                                     '{"accuracy": 0.5, "f1": -' + HUGE + "}"], ids=["positive", "negative"])
+def test_a_whole_number_past_floats_range_is_left_out_by_every_reader(metrics, tmp_path):
+    """float() of it raised OverflowError out of all three readers (the app crashed when Runs was
+    clicked, ``glue --resume`` said "internal error"); it is left out, as the card leaves NaN out."""
+    run = write_run(tmp_path / "run", metrics_json=metrics)
+    assert _numbers_read(run) == [{"accuracy": 0.5}] * 3
+    assert rundir.read_run(run).status == "finished"
+
+
+def test_a_huge_number_in_the_last_evaluation_is_left_out(tmp_path):
+    run = write_run(tmp_path / "run", metrics_json='{"accuracy": 0.5, "last_evaluation": {"accuracy": ' + HUGE
+                    + ', "f1": 0.25}}')
+    info = rundir.read_run(run)
+    assert (info.status, info.metrics, info.last_metrics) == ("finished", {"accuracy": 0.5}, {"f1": 0.25})
+
+
+@pytest.mark.parametrize("key", [rundir.ONE_ANSWER, rundir.LAST_EVALUATION])
+def test_a_number_under_a_reserved_key_is_no_metric(key, tmp_path):
+    """``one_answer`` and ``last_evaluation`` hold objects beside the metrics; a number put there
+    by hand was shown as a metric named so (a row "one_answer 97.0" in Results, Compare, the card)."""
+    run = write_run(tmp_path / "run", metrics_json=json.dumps({"accuracy": 0.5, key: 0.97}))
+    assert _numbers_read(run) == [{"accuracy": 0.5}] * 3
+
+
+def test_a_reader_that_fails_marks_its_run_damaged_in_the_lists(good, monkeypatch):
+    """What the pages list through (RunInfoCache): an exception out of read_run, a bug whatever the
+    folder holds, makes that run damaged, with one line saying why, instead of taking the page down."""
+    def broken(folder):
+        raise OverflowError("int too large to convert to float")
+
+    monkeypatch.setattr(rundir, "read_run", broken)
+    info = rundir.RunInfoCache().read(good)
+    assert info.status == "damaged" and "OverflowError: int too large" in info.message and "\n" not in info.message

@@ -191,3 +191,38 @@ def test_a_run_killed_before_it_saved_anything_says_so(qtbot, session_factory):
     assert "nothing in this folder can be used" in model.data(model.index(row, 1), Qt.ItemDataRole.ToolTipRole)
     assert model.data(model.index(row, 9))  # when it started: the folder's time
     assert model.data(model.index(rows["good"], 1)) == "finished"
+
+
+def test_the_window_lists_runs_whose_numbers_or_reading_fail(qtbot, session_factory, monkeypatch):
+    """A 400-digit number in metrics.json raised OverflowError out of read_run: the window could not
+    be built (out of the Playground's list) and clicking Runs ended the app (a segmentation fault).
+    The number is left out; and a run whose reading fails for any other reason is listed damaged."""
+    from bertstudio.train import rundir
+    from bertstudio.ui.main_window import MainWindow
+
+    session = session_factory("sentence", ["neg", "pos"])
+    project = session.project
+    huge = "9" * 400
+    broken = _run(project.new_run_dir("broken"))  # not the latest: Results reads that one itself (read_run)
+    _run(project.new_run_dir("good"))
+    _run(project.new_run_dir("huge"), metrics='{"accuracy": ' + huge + ', "f1": 0.5, "last_evaluation": {"f1": '
+         + huge + "}}")
+    read_run = rundir.read_run
+
+    def read_or_fail(folder):
+        if Path(folder) == broken:
+            raise OverflowError("int too large to convert to float")
+        return read_run(folder)
+
+    monkeypatch.setattr(rundir, "read_run", read_or_fail)
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("runs")
+    model = window.pages["runs"].model
+    rows = {model.data(model.index(r, 0)): r for r in range(model.rowCount())}
+    status = {name: model.data(model.index(r, 1)) for name, r in rows.items()}
+    assert status == {"good": "finished", "huge": "finished", "broken": "damaged"}
+    assert model.data(model.index(rows["good"], 8)) == "accuracy 75.0"
+    tip = model.data(model.index(rows["broken"], 1), Qt.ItemDataRole.ToolTipRole)
+    assert "OverflowError: int too large" in tip
