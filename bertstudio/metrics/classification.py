@@ -40,6 +40,23 @@ class OneAnswer:
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "count": self.count, "rows": self.rows, "gold_share": self.gold_share}
 
+    @classmethod
+    def from_dict(cls, found: Any) -> OneAnswer | None:
+        """:meth:`to_dict`'s object read back (metrics.json's ``one_answer``), checked, since the
+        file is any file's: a label, whole counts with 0 <= count <= rows (at most 2**53) and a finite
+        share in [0, 1]; None for anything else (nothing is said of it)."""
+        if not isinstance(found, dict):
+            return None
+        label, count, rows, share = (found.get(k) for k in ("label", "count", "rows", "gold_share"))
+        if not (isinstance(label, str) and label and all(_whole(v) for v in (count, rows)) and 0 <= count <= rows
+                and isinstance(share, (int, float)) and not isinstance(share, bool) and 0.0 <= share <= 1.0):
+            return None  # (a comparison of NaN is false: a NaN share is refused above too)
+        return cls(label, count, rows, float(share))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**53
+
 
 def one_answer(golds: Sequence[Any], preds: Sequence[Any]) -> OneAnswer | None:
     """The label a model answers for at least ONE_ANSWER_SHARE of the rows while at least

@@ -13,7 +13,8 @@ stops one step short: "99.9999"). A negative value that rounds to zero shows as 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import math
+from typing import Any, Mapping, Sequence
 
 from bertstudio.metrics.glue import CORRELATIONS, LOWER_IS_BETTER, SIGNED_METRICS
 
@@ -30,6 +31,32 @@ def is_fraction(key: str) -> bool:
     papers print the same way), written as a percentage with "%" where the reader sees no column
     header saying x100 (the model card); correlations and errors are not percentages."""
     return is_score(key) and key not in CORRELATIONS
+
+
+LAST_SCORES_SHOWN = 3  # metrics of the last evaluation named when none is an official or kept one
+
+
+def last_score_keys(last: Mapping[Any, Any], official: Sequence[str], kept: Mapping[str, Any]) -> tuple[list[str], bool]:
+    """Which of the last evaluation's scores (metrics.json's ``last_evaluation``) a note beside the
+    kept, best-selected ones names, and whether some were left out: the official metrics, else those
+    the kept scores have too, else any, at most a few; a value that is not finite or out of a score's
+    range is never named. metrics.json is any file: 5,000 keys made a 59 KB note, 1e308 read
+    "accuracy inf". The Results page and the model card say the same scores."""
+    usable = {k for k, v in last.items() if _sayable(k, v)}
+    keys = [k for k in official if k in usable] or [k for k in kept if k in usable] or [k for k in last if k in usable]
+    most = max(LAST_SCORES_SHOWN, len(official))
+    return keys[:most], len(keys) > most
+
+
+def _sayable(key: object, value: object) -> bool:
+    if not isinstance(key, str) or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        if not math.isfinite(value):
+            return False
+    except OverflowError:  # a 400-digit whole number: no float holds it
+        return False
+    return abs(value) <= 1.0 if is_score(key) else abs(value) < 1e9  # a score is within [-1, 1]; an error is not 10^300
 
 
 def format_metric(key: str, value: float, digits: int = 1) -> str:

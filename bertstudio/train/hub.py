@@ -365,7 +365,6 @@ def model_card(source: PushSource, repo_id: str) -> str:
     """README.md for the Hub: YAML metadata (huggingface_hub's ModelCardData) and a readable body."""
     from huggingface_hub import ModelCardData
 
-    from bertstudio.metrics.display import is_fraction
     from bertstudio.tasks import get_task
 
     settings, metrics, started = _run_files(source.run)
@@ -397,9 +396,8 @@ def model_card(source: PushSource, repo_id: str) -> str:
     lines += _data_section(settings, started)
     if metrics:
         lines += ["## Evaluation", "", "| metric | value |", "|---|---|"]
-        lines += [f"| {_cell(k)} | {v * 100:.2f}% |" if is_fraction(k) else f"| {_cell(k)} | {v:.4g} |"
-                  for k, v in metrics.items()]
-        lines += [""]
+        lines += [f"| {_cell(k)} | {_card_value(k, v)} |" for k, v in metrics.items()]
+        lines += [""] + _score_notes(source.run, kind, glue_task, metrics)
     shown = [(k, settings[k]) for k in _SETTINGS if k in settings and k != "model"
              and not (k == "lora_rank" and settings.get("mode") != "lora")  # a rank no layer used
              and not (k == "keep_tuning" and settings[k] == 1)]  # all of the change kept: as every run before it
@@ -411,6 +409,46 @@ def model_card(source: PushSource, repo_id: str) -> str:
     else:
         lines += _usage_section(source, repo_id, pipeline_tag)
     return "\n".join(lines)
+
+
+def _card_value(key: str, value: float) -> str:
+    from bertstudio.metrics.display import is_fraction
+
+    return f"{value * 100:.2f}%" if is_fraction(key) else f"{value:.4g}"
+
+
+def _score_notes(run: Path | None, kind: str, glue_task: Any, metrics: dict[str, float]) -> list[str]:
+    """What the CLI's end line and the Results page say beside the scores, for the card's readers
+    too: the model answers one class for (almost) every row (metrics.json's ``one_answer``), and the
+    scores are the best of several evaluations on the same set, with what the last one scored
+    (``last_evaluation``). Both read checked: metrics.json is any file's; a value that does not fit
+    is left unsaid."""
+    from bertstudio.errors import BertStudioError
+    from bertstudio.metrics.classification import OneAnswer
+    from bertstudio.metrics.display import last_score_keys
+    from bertstudio.tasks import official_metrics
+    from bertstudio.train.rundir import LAST_EVALUATION, METRICS, ONE_ANSWER, metric_numbers
+
+    found = _read_json(run / METRICS) if run is not None else {}
+    notes = []
+    answer = OneAnswer.from_dict(found.get(ONE_ANSWER))
+    if answer is not None:
+        notes.append(f"Note: the model answers {_code(answer.label)} for {answer.count:,} of {answer.rows:,} evaluation "
+                     f"rows (the gold: {answer.gold_share:.0%}): the scores above are those of a model that (almost) "
+                     "always predicts one class.")
+    last = found.get(LAST_EVALUATION)
+    last = metric_numbers(last) if isinstance(last, dict) else {}
+    try:
+        official = tuple(official_metrics(kind, str(glue_task) if glue_task else None))
+    except BertStudioError:  # a kind this version does not know
+        official = ()
+    keys, more = last_score_keys(last, official, metrics)
+    if keys:
+        said = ", ".join(f"{_code(k)} {_card_value(k, last[k])}" for k in keys) + (", …" if more else "")
+        notes.append("Note: these scores are the best of several evaluations on this evaluation set (the run kept "
+                     "that evaluation's weights): selected on it, they may read higher than new data would give; "
+                     f"the last evaluation scored {said}.")
+    return [line for note in notes for line in (note, "")]
 
 
 def _embedding_head(source: PushSource) -> dict[str, Any] | None:

@@ -4,8 +4,6 @@ type) with their macro and weighted averages, from :mod:`bertstudio.metrics.per_
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
@@ -14,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import BertStudioError, fact_text
-from bertstudio.metrics.display import format_metric, is_score  # the one formatter (the Results page imports it from here)
+from bertstudio.metrics.display import format_metric, is_score, last_score_keys  # the one formatter (the Results page imports it from here)
 from bertstudio.metrics.classification import OneAnswer
 from bertstudio.metrics.per_class import PerClassReport
 from bertstudio.ui.run_words import metric_name
@@ -50,30 +48,12 @@ NAMES_IN_TIP = 20  # classes an average's tooltip names before "and 60 more"
 SMALL_EVAL = 100  # evaluation sets smaller than this get a note on how little the score rests on
 
 
-LAST_SCORES_SHOWN = 3  # metrics of the last evaluation named when none is a kept one
-
-
 def _last_scores(last: dict[str, float], official: tuple[str, ...], kept: dict[str, float]) -> str:
-    """The last evaluation's scores as the best-step note says them: its official metrics, else
-    those the kept scores have too, else any, at most a few and then "…"; a key with controls shown
-    escaped, a value that is not finite or out of a score's range left out. metrics.json is any
-    file: 5,000 keys made a 59 KB note, 1e308 read "accuracy inf"."""
-    usable = {k: v for k, v in last.items() if _sayable(k, v)}
-    keys = [k for k in official if k in usable]  # a few, by the task kind
-    if not keys:
-        keys = [k for k in kept if k in usable] or list(usable)
-    more = len(keys) > max(LAST_SCORES_SHOWN, len(official))
-    keys = keys[:max(LAST_SCORES_SHOWN, len(official))]
-    said = ", ".join(f"{fact_text(metric_name(k), quoted=False)} {format_metric(k, usable[k])}" for k in keys)
+    """The last evaluation's scores as the best-step note says them (metrics.display.last_score_keys
+    picks them), a key with controls shown escaped."""
+    keys, more = last_score_keys(last, official, kept)
+    said = ", ".join(f"{fact_text(metric_name(k), quoted=False)} {format_metric(k, last[k])}" for k in keys)
     return said + (", …" if more and said else "")
-
-
-def _sayable(key: object, value: object) -> bool:
-    if not isinstance(key, str) or not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
-    if not math.isfinite(value):
-        return False
-    return abs(value) <= 1.0 if is_score(key) else abs(value) < 1e9  # a score is within [-1, 1]; an error is not 10^300
 
 
 class MetricsPanel(QWidget):

@@ -287,3 +287,56 @@ def test_an_embedding_head_cards_labels_stay_inside_its_code_block():
     assert len(re.findall(r"^```", text, re.M)) == 2
     listed = next(line for line in lines if line.startswith("labels = "))
     assert ast.literal_eval(listed.removeprefix("labels = ")) == names
+
+
+def _card_with_metrics(run_dir: Path, tmp_path: Path, metrics: dict | str) -> str:
+    import json
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    (run / "metrics.json").write_text(metrics if isinstance(metrics, str) else json.dumps(metrics))
+    return model_card(resolve_source(run), "me/sentiment")
+
+
+def test_the_card_says_a_one_class_model_and_a_best_selected_score(run_dir, tmp_path):
+    """The card published a constant model's best-selected score as it was, with none of the notes the
+    CLI's end line and the Results page give (sweep_hostile52 defect 5): a reader of the Hub saw 50%."""
+    text = _card_with_metrics(run_dir, tmp_path, {
+        "accuracy": 0.5, "macro_f1": 0.25,
+        "one_answer": {"label": "pos", "count": 40, "rows": 40, "gold_share": 0.5},
+        "last_evaluation": {"accuracy": 0.31, "macro_f1": 0.2, "other": 0.9}})
+    table = text.index("| macro_f1 | 25.00% |")
+    answer = text.index("Note: the model answers `pos` for 40 of 40 evaluation rows (the gold: 50%)")
+    selected = text.index("Note: these scores are the best of several evaluations on this evaluation set")
+    assert table < answer < selected < text.index("## Training settings")
+    assert "the last evaluation scored `accuracy` 31.00%, `macro_f1` 20.00%." in text  # the official ones
+    assert "| one_answer |" not in text and "| last_evaluation |" not in text
+
+
+@pytest.mark.parametrize("one_answer", [
+    {"label": "pos", "count": 41, "rows": 40, "gold_share": 0.5},  # more answers than rows
+    {"label": "pos", "count": -1, "rows": 40, "gold_share": 0.5},
+    {"label": "pos", "count": 40, "rows": 1e308, "gold_share": 0.5},
+    {"label": "pos", "count": 40, "rows": 10**400, "gold_share": 0.5},
+    {"label": "pos", "count": 40, "rows": 40, "gold_share": float("nan")},
+    {"label": "pos", "count": 40, "rows": 40, "gold_share": 1.5},
+    {"label": ["pos"], "count": 40, "rows": 40, "gold_share": 0.5},
+    {"label": "pos", "count": True, "rows": 40, "gold_share": 0.5},
+    "pos", 0.97, None])
+def test_a_one_answer_that_does_not_fit_is_left_unsaid(one_answer, run_dir, tmp_path):
+    import json
+
+    metrics = json.dumps({"accuracy": 0.5, "one_answer": one_answer})
+    text = _card_with_metrics(run_dir, tmp_path, metrics)
+    assert "| accuracy | 50.00% |" in text and "Note:" not in text and "one_answer" not in text
+
+
+def test_last_scores_that_do_not_fit_are_left_unsaid(run_dir, tmp_path):
+    huge = "9" * 400
+    text = _card_with_metrics(run_dir, tmp_path, '{"accuracy": 0.5, "last_evaluation": {"accuracy": ' + huge
+                              + ', "macro_f1": NaN, "f1": 1e308, "mcc": "high", "x": true}}')
+    assert "Note:" not in text and "| accuracy | 50.00% |" in text
+    text = _card_with_metrics(run_dir, tmp_path / "b", '{"accuracy": 0.5, "last_evaluation": {"accuracy": ' + huge
+                              + ', "macro_f1": 0.2}}')
+    assert "the last evaluation scored `macro_f1` 20.00%." in text
