@@ -134,6 +134,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
         model.config.to_json_file(tmp / "config.json")
         from bertstudio.tasks.limits import saved_pairs
         from bertstudio.tasks.qa import null_answers_of
+        from bertstudio.tasks.typed_words import saved_cjk_words
 
         limit = getattr(model.config, "max_position_embeddings", 512) or 512
         from bertstudio.train.predict import run_lengths
@@ -148,6 +149,8 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
             "glue_task": (getattr(model.config, "bertstudio", None) or {}).get("glue_task"), "siamese": siamese,
             "pairs": saved_pairs(model.config),  # one text or two, as the training rows had (null: not kept)
             "null_answers": null_answers_of(model),  # "no answer" allowed (trained on SQuAD v2 data)
+            # typed Chinese read per character where the training tokens were (tasks/typed_words; null: unknown)
+            "cjk_words": saved_cjk_words(model.config),
         }
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         shutil.copyfile(Path(__file__).with_name("standalone_predict.py"), tmp / SCRIPT_FILE)
@@ -438,6 +441,7 @@ class _Config:
         self.max_position_embeddings = meta["max_position_embeddings"]
         self.bertstudio = {"task": meta["kind"], "glue_task": meta.get("glue_task"), "pairs": meta.get("pairs"),
                            "null_answers": meta.get("null_answers") is True,  # exports before it was kept: v1.1
+                           "cjk_words": meta.get("cjk_words"),  # typed_words.saved_cjk_words: None before it was kept
                            **{k: meta[k] for k in ("max_length", "doc_stride", "max_answer_length")}}
 
 

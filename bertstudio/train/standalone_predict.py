@@ -15,8 +15,8 @@ holds ``model.onnx`` (and ``model.int8.onnx``), ``tokenizer.json`` and ``labels.
 
 This file is written into every ONNX export by bertstudio (bertstudio/train/standalone_predict.py)
 and must import nothing but the standard library, numpy, onnxruntime and tokenizers. It
-restates bertstudio's encoding and decoding (sentence pairs cut longest side first; a tag
-per word read at its first sub-token, long sentences in overlapping windows; QA over overlapping context windows with the best
+restates bertstudio's encoding and decoding (sentence pairs cut longest side first; typed --tokens
+cut per Chinese character where the model was trained so; a tag per word read at its first sub-token, long sentences in overlapping windows; QA over overlapping context windows with the best
 start/end pair of at most ``max_answer_length`` tokens, widened to whole words); bertstudio's tests check that its
 outputs match ``bertstudio predict`` on the same inputs and the same .onnx file.
 
@@ -77,6 +77,31 @@ def entity_spans(tags: list[str]) -> list[list[Any]]:
         if prefix in ("E", "S"):
             current = None
     return spans
+
+
+# CJK ideographs as BERT's BasicTokenizer._is_chinese_char has them (restates bertstudio.tasks.typed_words)
+_CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
+               (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+_CJK_CLASS = "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_RANGES) + "]"
+_CJK_IDEOGRAPH, _CJK_CUT = re.compile(_CJK_CLASS), re.compile(f"({_CJK_CLASS})")  # the cut keeps each ideograph
+CJK_WORDS = ("chars", "words")  # labels.json's cjk_words: what the training tokens holding ideographs were
+
+
+def read_words(text: str, cjk_words: str | None) -> list[str]:
+    """The words of typed ``text`` (--tokens): split at spaces; where the model was trained on single
+    ideographs (labels.json's ``cjk_words`` is "chars"), each ideograph is a word too, next to digits or
+    letters as well (``在2008年`` -> ``在``, ``2008``, ``年``) (restates bertstudio.tasks.typed_words.read_words)."""
+    words = text.split()
+    if cjk_words != "chars":
+        return words
+    return [piece for word in words
+            for piece in ([p for p in _CJK_CUT.split(word) if p] if _CJK_IDEOGRAPH.search(word) else [word])]
+
+
+def whole_cjk_words(words: list[str]) -> list[str]:
+    """The words read whole that hold an ideograph next to other characters, said to the user, who may
+    mean each character as a word (restates bertstudio.tasks.typed_words.whole_cjk_words)."""
+    return [w for w in words if len(w) > 1 and _CJK_IDEOGRAPH.search(w) is not None]
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
@@ -252,6 +277,9 @@ def check_fields(meta: Any, path: str | Path) -> dict[str, Any]:
         raise BadExport(path, f"{pairs!r} is not \"none\", \"some\", \"all\", true, false or null", "pairs")
     if isinstance(pairs, bool):  # true: every training row had a second text; false: none did
         meta["pairs"] = "all" if pairs else "none"
+    cjk_words = meta.get("cjk_words")  # exports before bertstudio kept it have no key: typed words read whole
+    if cjk_words is not None and cjk_words not in CJK_WORDS:
+        raise BadExport(path, f"{cjk_words!r} is not \"chars\", \"words\" or null", "cjk_words")
     if not isinstance(meta.get("null_answers", False), bool):  # exports before it was kept: no "no answer"
         raise BadExport(path, f"{meta['null_answers']!r} is not true or false", "null_answers")
     return meta
@@ -728,8 +756,11 @@ def main(argv: list[str] | None = None) -> int:
                     _emit(result)
                 return 0
             given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
-            if args.tokens is not None:
-                given["tokens"] = args.tokens.split()
+            if args.tokens is not None:  # typed Chinese per character where the model was trained so
+                given["tokens"] = read_words(args.tokens, predictor.meta.get("cjk_words"))
+                for word in whole_cjk_words(given["tokens"]):
+                    print(_one_line(f"--tokens: {word!r} was read as one word: separate words with spaces"),
+                          file=sys.stderr)
             _emit(predictor.predict(**given), indent=2)
     except (BadExport, BadInput) as exc:
         print(_one_line(f"predict.py: error: {exc}"), file=sys.stderr)

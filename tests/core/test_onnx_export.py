@@ -789,3 +789,70 @@ def test_the_export_childs_refusal_comes_back_with_its_facts(tmp_path):
         _outcome(messages.queue[-1])
     assert info.value.facts == {"refusal": "parent_is_file", "folder": str(tmp_path / "afile" / "out"),
                                 "parent": str(tmp_path / "afile")}
+
+
+def test_predict_pys_split_of_typed_chinese_is_bertstudios():
+    """predict.py restates bertstudio.tasks.typed_words (it must not import bertstudio): the two
+    rules cut the same strings the same way, and take the same code points for ideographs."""
+    from bertstudio.tasks import typed_words
+    from bertstudio.train import standalone_predict as standalone
+
+    typed = ["北京是中国的首都", "在2008年 北a京b 中国人a", "iPhone手机 ok", "我 2008年 去 ok", "北京，上海。",
+             "Ｆｕｌｌ１２３ 全角ＡＢＣ漢字", "東京タワー ソウル서울", "𠀀𠀁 豈更 㐀 U+4E00一", "  spaced   out  ", "",
+             "a-b 北-京 「引号」 (括号)", "１９９８年３月", "e\u0301 北\u0301京"]
+    for text in typed:
+        for cjk_words in ("chars", "words", None):
+            words = typed_words.read_words(text, cjk_words)
+            assert standalone.read_words(text, cjk_words) == words, (text, cjk_words)
+            assert standalone.whole_cjk_words(words) == typed_words.whole_cjk_words(words), (text, cjk_words)
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    assert standalone._CJK_IDEOGRAPH.findall(every) == typed_words._IDEOGRAPH.findall(every)
+    assert standalone.CJK_WORDS == typed_words.CJK_WORDS
+
+
+def test_an_export_of_a_chinese_per_character_tagger_reads_typed_chinese_as_its_model_does(tiny, tmp_path, capsys):
+    """A tagging model trained one Chinese character per token read 北京是首都 as five words, and its
+    ONNX export as one (one tag) in `bertstudio predict` and silently in predict.py: labels.json did not
+    keep config.json's cjk_words (sweep_hostile52 defect 2)."""
+    import shutil
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.tasks.model import build_model, save_model
+    from bertstudio.tasks.typed_words import record_cjk_words
+
+    labels = ["O", "B-LOC", "I-LOC"]
+    torch.manual_seed(0)
+    model, tokenizer = build_model("tagging", tiny, labels=labels)
+    record_cjk_words(model, from_records("tagging", [{"tokens": list("北京很大"), "tags": ["B-LOC", "I-LOC", "O", "O"]}],
+                                         labels=labels))  # as training does, from its tokens
+    model_dir = save_model(model, tokenizer, tmp_path / "model")
+    out = tmp_path / "export"
+    assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(out), "--no-int8"],
+                out=io.StringIO()) == 0
+    assert json.loads((out / "labels.json").read_text(encoding="utf-8"))["cjk_words"] == "chars"
+    capsys.readouterr()
+    typed = "北京是首都 在2008年 iPhone手机"
+    words = list("北京是首都") + ["在", "2008", "年", "iPhone", "手", "机"]
+    answers = []
+    for model_path in (model_dir, out / "model.onnx"):
+        assert main(["predict", "--model", str(model_path), "--tokens", typed]) == 0
+        captured = capsys.readouterr()
+        answers.append(json.loads(captured.out)["tags"])
+        assert len(answers[-1]) == len(words) and "read as one word" not in captured.err, captured.err
+    done = run_standalone(out, ["--tokens", typed], tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    answers.append(json.loads(done.stdout)["tags"])
+    assert answers[0] == answers[1] == answers[2]
+    # an export that keeps no cjk_words (made before it was kept) reads the words whole, and says so
+    older = tmp_path / "older"
+    shutil.copytree(out, older)
+    meta = json.loads((older / "labels.json").read_text(encoding="utf-8"))
+    del meta["cjk_words"]
+    (older / "labels.json").write_text(json.dumps(meta), encoding="utf-8")
+    from bertstudio.train import standalone_predict as standalone
+
+    assert standalone.main(["--model", str(older / "model.onnx"), "--tokens", typed]) == 0  # in process: faster
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["tags"]) == 3, captured.err
+    notes = captured.err.strip().splitlines()
+    assert len(notes) == 3 and "'北京是首都' was read as one word" in notes[0] and "iPhone手机" in notes[2], notes
