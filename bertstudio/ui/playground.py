@@ -202,6 +202,8 @@ class PlaygroundPage(QWidget):
         stays picked while it is listed (renamed too): the text typed would otherwise get another
         model's answer with nothing said; only the default entry moves on to a newer run."""
         previous = self.current_run()
+        # only the shown run's identity is read here; every listed run's only when it changed
+        previous_id = run_identity(previous) if previous is not None else None
         following = previous is None or self.run_combo.currentIndex() == self._default_index
         runs = [r for r in all_runs(self.session) if (r / "model" / "config.json").is_file()]
         foreign = {r for r in runs if not in_project(self.session, r)}
@@ -225,17 +227,22 @@ class PlaygroundPage(QWidget):
                     ).format(name=titles[r])
             self.run_combo.addItem(name)
         self._default_index = chosen if runs else -1
-        kept = -1 if following else self._find_picked(previous)
+        kept = -1 if following else self._find_picked(previous, previous_id)
         self.run_combo.setCurrentIndex(kept if kept >= 0 else self._default_index)
         self.run_combo.blockSignals(False)
-        if previous is None or self.current_run() != previous or self._picked_reading:
+        # the same folder holding another run (two runs swapped by rename, a folder replaced) is
+        # another model: its kind, pairs, Chinese words and scale are read again
+        replaced = self.current_run() == previous and previous_id != self._picked_id
+        if previous is None or self.current_run() != previous or replaced or self._picked_reading:
             self._on_run_changed(self.run_combo.currentIndex())
 
-    def _find_picked(self, previous: Path | None) -> int:
-        """The combo's index of the run picked before the list changed: by its folder, else by the
-        folder's identity (a rename on the Runs page keeps it); -1 when it is gone."""
+    def _find_picked(self, previous: Path | None, previous_id: tuple[int, int, float | None] | None) -> int:
+        """The combo's index of the run picked before the list changed: by its folder while that
+        still holds it (``previous_id``, read now, is the picked identity), else by the identity
+        (a rename keeps it; two runs swapped by rename put it under the other's name); -1 when
+        it is gone."""
         found = self.run_index(previous) if previous is not None else -1
-        if found >= 0 or self._picked_id is None:
+        if self._picked_id is None or (found >= 0 and previous_id == self._picked_id):
             return found
         return next((i for i, r in enumerate(self._runs) if run_identity(r) == self._picked_id), -1)
 

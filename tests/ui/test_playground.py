@@ -376,6 +376,73 @@ def test_a_run_folder_not_utf8_opens_its_own_model(qtbot, tmp_path, trained_run)
         project.close(compact=False)
 
 
+def test_the_run_picked_is_followed_when_two_runs_swap_names(qtbot, tmp_path, trained_run):
+    """b picked, then a and b swapped by rename in a terminal (mv a t; mv b a; mv t b): the picker
+    stayed on the folder b, now another run, and the sentence typed got that model's answer with
+    nothing said. The picked run is followed by its identity to its new name, as a rename is."""
+    import os
+
+    from bertstudio.train.rundir import run_identity
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    for name in ("a", "b"):
+        shutil.copytree(trained_run, project.runs_dir / name)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    runs = project.runs_dir
+    try:
+        row = next(i for i in range(page.run_combo.count()) if i != page._default_index)
+        page.run_combo.setCurrentIndex(row)  # the run that is not the default: a pick to keep
+        picked = page.current_run()
+        identity = run_identity(picked)
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+            page.input.setPlainText("good movie")
+        other = runs / ("a" if picked.name == "b" else "b")
+        os.rename(other, runs / "t")
+        os.rename(picked, other)
+        os.rename(runs / "t", picked)
+        session.notify_runs_changed()
+        assert page.current_run() == other and run_identity(page.current_run()) == identity
+        assert page.last_result is None  # the answer was dropped and is asked again of the run followed
+    finally:
+        project.close(compact=False)
+
+
+def test_a_run_folder_replaced_by_another_run_is_read_again(qtbot, tmp_path, trained_run):
+    """The folder shown replaced by another run (moved away and a link to another run put in its
+    place, or the default run's folder replaced): the page kept the first model's kind and answer
+    for the folder. The picked run is gone, as if deleted: the default is shown, read afresh."""
+    import os
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    runs = project.runs_dir
+    for name in ("a", "b"):
+        shutil.copytree(trained_run, runs / name)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        shown = page.current_run()  # the default
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+            page.input.setPlainText("good movie")
+        os.rename(shown, tmp_path / "away")
+        shutil.copytree(trained_run, shown)  # the same name, another run
+        session.notify_runs_changed()
+        assert page.current_run() == shown and page.last_result is None  # read again, its answer asked again
+        page._debounce.stop()
+        row = next(i for i in range(page.run_combo.count()) if i != page.run_combo.currentIndex())
+        page.run_combo.setCurrentIndex(row)  # picked by hand, then replaced by a link to the other run
+        picked = page.current_run()
+        page.last_result = {"label": "pos"}  # as if answered: the swap must drop it
+        os.rename(picked, tmp_path / "away2")
+        os.symlink(shown, picked)
+        session.notify_runs_changed()
+        assert page.run_combo.currentIndex() == page._default_index and page.last_result is None
+    finally:
+        project.close(compact=False)
+
+
 def test_a_new_run_in_a_deleted_picked_runs_inode_is_not_followed(qtbot, tmp_path, trained_run):
     """The run picked deleted and a new run made: ext4 gives the new folder the old one's inode,
     and the Playground took it for the picked run renamed (device and inode alone), keeping a pick
