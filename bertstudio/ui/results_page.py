@@ -445,10 +445,18 @@ class ResultsPage(QWidget):
     def refresh_runs(self, *_: object) -> None:
         runs = self.project_runs()
         current = self.run_dir
-        gone = current.name if current is not None and not current.is_dir() else None
+        there = current is not None and current.is_dir()
+        # the folder now holding another run (two runs swapped by rename, a folder replaced or
+        # linked to another run) showed that run's scores under the name picked, with nothing said;
+        # only the shown run's identity is read each refresh, every listed run's only when it changed
+        replaced = there and self._shown_id is not None and run_identity(current) != self._shown_id
+        gone = current.name if current is not None and (not there or replaced) else None
         moved = self._renamed_to(runs) if gone is not None else None
         if moved is not None:  # renamed by hand (a terminal, a file manager): followed, as the Playground does
-            self._on_run_renamed(str(current), str(moved))
+            if replaced:  # swapped: both names are still listed, neither is a new run
+                self.run_dir = moved
+            else:
+                self._on_run_renamed(str(current), str(moved))
             current, gone = moved, None
         if gone is not None:  # removed in a terminal (the Runs page heard it): its scores and predictions stayed on
             current, self.foreign = None, False  # show as current, a run from elsewhere too, with nothing said
@@ -468,7 +476,11 @@ class ResultsPage(QWidget):
             self.show_run(current)
         else:
             self.show_run(str(runs[-1]) if runs else None)
-        if gone is not None:
+        if gone is not None and replaced:
+            self.gone_label.setText(self.tr("The folder {run} now holds another run: the results of the run shown "
+                                            "there before are no longer shown.").format(run=visible_run_name(gone)))
+            self.gone_label.show()
+        elif gone is not None:
             self.gone_label.setText(self.tr("The run {run} is no longer on disk (deleted, moved or renamed): its results "
                                             "are no longer shown.").format(run=visible_run_name(gone)))
             self.gone_label.show()

@@ -408,22 +408,22 @@
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="203"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
         <source>row {n}</source>
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="205"/>
         <source>evaluation</source>
         <translation>评估集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="204"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="205"/>
         <source>held-out</source>
         <translation>留出集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="205"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="206"/>
         <source>{split} row {n}</source>
         <translation>{split}第 {n} 行</translation>
     </message>
@@ -444,8 +444,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/label_set.py" line="56"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="213"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="235"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="214"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="236"/>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -665,7 +665,7 @@
         <translation>编辑 &gt; 撤销可将其放回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="213"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="214"/>
         <source> and %n more</source>
         <translation>
             <numerusform>等另外 %n 个</numerusform>
@@ -677,609 +677,609 @@
         <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="215"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="216"/>
         <source>%n class(es) have no training row, so the model can never predict them: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有训练行，模型永远无法预测它们：{classes}。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="218"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="219"/>
         <source>%n class(es) have no held-out row: trained on, not evaluated: {classes}.</source>
         <translation>
             <numerusform>%n 个类别没有留出行：参与了训练，但未被评估：{classes}。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="222"/>
         <source>labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="222"/>
         <source>scores</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="221"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="222"/>
         <source>tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="223"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="224"/>
         <source>{split} rows {a} and {b}</source>
         <translation>{split}第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="224"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="225"/>
         <source>rows {a} and {b}</source>
         <translation>第 {a} 行和第 {b} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="226"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="227"/>
         <source>{a} and {b} at token {t}</source>
         <translation>第 {t} 个词元处为 {a} 与 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="227"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="228"/>
         <source>{a} and {b}</source>
         <translation>{a} 与 {b}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="228"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="229"/>
         <source>%n input(s) appear more than once with different {what} (first: {rows}, {values}).</source>
         <translation>
             <numerusform>%n 个输入多次出现且{what}不同（首例：{rows}，{values}）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="231"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="232"/>
         <source>{count:,} of {total:,} held-out rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个留出行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="233"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="234"/>
         <source>{count:,} of {total:,} evaluation rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
         <translation>{total:,} 个评估行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="238"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="239"/>
         <source>{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.</source>
         <translation>{total:,} 个评估行中有 {count:,} 个没有标准答案，不计入分数。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="243"/>
         <source>{source}: {text}</source>
         <translation>{source}：{text}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="54"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="55"/>
         <source>The training stopped without finishing (its process was closed or crashed).</source>
         <translation>训练未完成就停止了（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="57"/>
-        <location filename="../../bertstudio/ui/run_words.py" line="111"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="58"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="112"/>
         <source>Continue it with: {command}</source>
         <translation>用以下命令继续：{command}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="67"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="68"/>
         <source>It is still training.</source>
         <translation>它仍在训练中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="68"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="69"/>
         <source>It has finished: there is nothing to resume.</source>
         <translation>它已完成，没有可继续的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="69"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="70"/>
         <source>It kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window keeps one (not a crashed or killed run, nor one stopped before its first step). Train it again.</source>
         <translation>它没有保存可以继续的检查点：只有通过“取消”、Ctrl-C 或关闭窗口停止的运行才会保存（崩溃或被终止的运行、在第一步之前停止的运行都不会）。请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="72"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="73"/>
         <source>It was stopped by an older bertstudio, which did not record the rows it trained on, so nothing could check they are still the same. Train it again.</source>
         <translation>它由旧版 bertstudio 停止，旧版没有记录训练所用的行，因此无法检查这些行是否仍然相同。请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="74"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="75"/>
         <source>It was trained in another project (its label ids say so): resume it there.</source>
         <translation>它是在另一个项目中训练的（其标签 ID 表明了这一点）：请在那个项目中继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="75"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="76"/>
         <source>It trained on its project&apos;s rows, which the command line cannot name: resume it in the app (Runs page, select it, Resume).</source>
         <translation>它是在项目的行上训练的，命令行无法指定这些行：请在应用中继续（“运行”页面，选中它，点“继续”）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="81"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="82"/>
         <source>Its checkpoint cannot be read ({error}): train it again.</source>
         <translation>它的检查点无法读取（{error}）：请重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="84"/>
         <source>It never started, or its files cannot be read: there is nothing to resume.</source>
         <translation>它从未开始，或其文件无法读取：没有可继续的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="85"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="86"/>
         <source>Its settings cannot be read: {error}</source>
         <translation>无法读取它的设置：{error}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="87"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="88"/>
         <source>Its settings file {file} is missing.</source>
         <translation>它的设置文件 {file} 不见了。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="90"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="91"/>
         <source>Its data file(s) %1 are missing: put them back there.</source>
         <translation>
             <numerusform>它的数据文件 %1 不见了：请把它们放回原处。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="93"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="94"/>
         <source>Or resume with %1 naming where they lie now.</source>
         <translation>或者在继续时用 %1 指明它们现在的位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="97"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="98"/>
         <source>Its base model folder {folder} is missing: put it back there (or a link to where it lies now) to resume it.</source>
         <translation>它的基础模型文件夹 {folder} 不见了：把它放回原处（或在原处放一个指向它现在位置的链接）即可继续该运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="100"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="101"/>
         <source>Or resume with --model naming where it lies now.</source>
         <translation>或者继续时用 --model 指明它现在的位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="103"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="104"/>
         <source>The model {folder} is not the base model the run started from (its config or tokenizer files differ): put that model back there to resume it.</source>
         <translation>模型 {folder} 不是该运行开始时所用的基础模型（其配置或分词器文件不同）：把原来的模型放回原处即可继续该运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="108"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="109"/>
         <source>It trained on data files, not on the project&apos;s rows.</source>
         <translation>它是在数据文件上训练的，而不是在项目的行上。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="113"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="114"/>
         <source>(removed)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="115"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="116"/>
         <source>Its labels were renamed or removed since it stopped ({changed}): a resume goes on with the labels it trained with. Rename them back to resume it, or train it again.</source>
         <translation>它停止后，其标签被重命名或删除了（{changed}）：继续运行会沿用它训练时的标签。请把标签改回原名再继续，或重新训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="123"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="124"/>
         <source>{name} (removed)</source>
         <translation>{name}（已删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="134"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="135"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目的评估行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="135"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="136"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %1 then, %2 now.</source>
         <translation>运行停止后，项目已标注的训练行发生了变化：当时 %1 行，现在 %2 行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="138"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="139"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="140"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="141"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: the same %n rows, with other golds.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：仍是这 %n 行，但标准答案不同了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="143"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="144"/>
         <source>The project&apos;s evaluation rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目的评估行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_words.py" line="145"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="146"/>
         <source>The project&apos;s labelled training rows changed since the run stopped: %n rows then and now, but other ones.</source>
         <translation>
             <numerusform>运行停止后，项目已标注的训练行发生了变化：当时和现在都是 %n 行，但已是别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="147"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="148"/>
         <source>Undo the edits made since it stopped to resume it, or start a new run.</source>
         <translation>撤销它停止后所做的修改即可继续，或者开始新的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="154"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="155"/>
         <source>Only the curves and the settings compare.</source>
         <translation>只比较曲线和设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="158"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="159"/>
         <source>The %1 rows were replaced between the two runs: no examples to compare.</source>
         <translation>两次运行之间，%1的行被替换了：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="162"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="163"/>
         <source>{b} is a run of another project than {a} (their label ids say so): no examples to compare.</source>
         <translation>{b} 与 {a} 属于不同的项目（它们的标签 ID 表明了这一点）：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="166"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="167"/>
         <source>The runs were evaluated on different data ({settings}), and their predictions are older than example fingerprints: no examples to compare.</source>
         <translation>两次运行在不同的数据上评估（{settings}），且它们的预测结果早于样例指纹：没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="170"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="171"/>
         <source>Only %1 of %2 rows paired by position have the same gold, about what unrelated rows give: the runs were evaluated on different or reordered data, and their predictions are older than example fingerprints. No examples to compare.</source>
         <translation>按位置配对的 %2 行中只有 %1 行的标准答案相同，与不相关的行差不多：两次运行在不同的或顺序被打乱的数据上评估，且它们的预测结果早于样例指纹。没有可比较的样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="176"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="177"/>
         <source>The two runs share no evaluated rows (they evaluated on different data).</source>
         <translation>两次运行没有共同的评估行（它们在不同的数据上评估）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="178"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="179"/>
         <source>No interval: {metric} has no per-row form for this kind of run.</source>
         <translation>没有置信区间：对这类运行，{metric} 没有逐行的形式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="189"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
         <source>still training</source>
         <translation>仍在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="189"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
         <source>interrupted before it saved them</source>
         <translation>在保存之前被中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="191"/>
         <source>failed before it saved them</source>
         <translation>在保存之前失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="190"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="191"/>
         <source>cancelled before it saved them</source>
         <translation>在保存之前被取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="192"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="193"/>
         <source>{run} has no predictions yet ({why}).</source>
         <translation>{run} 还没有预测结果（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="193"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="194"/>
         <source>{run} evaluated but saved no {file}.</source>
         <translation>{run} 评估过，但没有保存 {file}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="196"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="197"/>
         <source>{run}&apos;s {file} holds no prediction.</source>
         <translation>{run} 的 {file} 中没有预测结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="197"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="198"/>
         <source>{run} has no {file} (its {metrics} holds scores).</source>
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
         <source>macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="248"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
         <source>MCC</source>
         <translation>MCC</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
         <source>Pearson correlation</source>
         <translation>皮尔逊相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
         <source>Spearman correlation</source>
         <translation>斯皮尔曼相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
         <source>mean squared error</source>
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="262"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="263"/>
         <source>{ran} of {asked} seed(s) ran, no {metric} to sum up</source>
         <translation>{asked} 个随机种子中运行了 {ran} 个，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="263"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="264"/>
         <source>{ran} seed(s), no {metric} to sum up</source>
         <translation>{ran} 个随机种子，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="264"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="265"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="268"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="269"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean}</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="269"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="270"/>
         <source>1 seed: {metric} {mean}</source>
         <translation>1 个随机种子：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="272"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="273"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="273"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="274"/>
         <source>{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{runs} 个随机种子：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="280"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
         <source>1 token</source>
         <translation>1 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="280"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
         <source>{n} tokens</source>
         <translation>{n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="282"/>
         <source>1 row</source>
         <translation>1 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="282"/>
         <source>{n} rows</source>
         <translation>{n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="297"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="298"/>
         <source>Read-only, as it was open in another window: browse, predict and compare; labels and runs cannot be saved here. Once that window has closed it, File &gt; Open project on this folder makes it writable here</source>
         <translation>只读（因为它已在另一个窗口中打开）：可以浏览、预测和比较；标注和运行无法在此保存。等那个窗口关闭它后，对此文件夹使用“文件 &gt; 打开项目”即可在此编辑</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="300"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="301"/>
         <source>Read-only: browse, predict and compare; labels and runs cannot be saved here</source>
         <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="310"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="311"/>
         <source>The project is open read-only in another bertstudio window.</source>
         <translation>该项目已在另一个 bertstudio 窗口中以只读方式打开。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="311"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="312"/>
         <source>The project is open in another bertstudio window, where it can be edited: close it there first, then open it here (it cannot be viewed here meanwhile, as its files change while it is edited).</source>
         <translation>该项目已在另一个 bertstudio 窗口中打开，并可能正在那里编辑：请先在那里关闭它，再在此打开（在此期间也无法在此查看，因为编辑时它的文件会变化）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="317"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="318"/>
         <source>The project was changed outside bertstudio since it was opened (a git pull, a sync folder?): {file} is not the file bertstudio wrote. Nothing more is saved here, so the other side&apos;s files are not overwritten.</source>
         <translation>自项目打开以来，它已在 bertstudio 之外被更改（git pull 或同步文件夹？）：{file} 不是 bertstudio 写入的文件。此处不再保存任何内容，因此不会覆盖另一方的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="323"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="324"/>
         <source>The 1 edit made here and not yet saved into the data files is kept in %1; reopening the project applies it, or lists it if it cannot.</source>
         <translation>此处所做、尚未存入数据文件的 1 项编辑保存在 %1 中；重新打开项目时会应用它，无法应用时会列出它。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="325"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="326"/>
         <source>The {n} edits made here and not yet saved into the data files are kept in %1; reopening the project applies them or lists each one it cannot.</source>
         <translation>此处所做、尚未存入数据文件的 {n} 项编辑保存在 %1 中；重新打开项目时会应用它们，或逐条列出无法应用的编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="328"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="329"/>
         <source>The 1 edit made here and not yet saved into the data files is kept in %1; reopening the project lists it but does not apply it: make it again.</source>
         <translation>此处所做、尚未存入数据文件的 1 项编辑保存在 %1 中；重新打开项目时会列出它，但不会应用：请重新进行这项编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="330"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="331"/>
         <source>The {n} edits made here and not yet saved into the data files are kept in %1; reopening the project lists each one but does not apply them: make them again.</source>
         <translation>此处所做、尚未存入数据文件的 {n} 项编辑保存在 %1 中；重新打开项目时会逐条列出它们，但不会应用：请重新进行这些编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="334"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="335"/>
         <source>The edits made here could not be kept: the project&apos;s journal was replaced.</source>
         <translation>此处所做的编辑无法保留：项目的编辑日志已被替换。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="335"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="336"/>
         <source>Reopen the project (File &gt; Open project…).</source>
         <translation>请重新打开项目（文件 &gt; 打开项目…）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="344"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="346"/>
         <source>cleared</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="345"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="347"/>
         <source>{split} row {row}: {value}</source>
         <translation>{split}第 {row} 行：{value}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="348"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="350"/>
         <source>label {old} renamed to {new}</source>
         <translation>标签 {old} 重命名为 {new}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="350"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="352"/>
         <source>label {name} added</source>
         <translation>添加了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="352"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="354"/>
         <source>label {name} removed</source>
         <translation>删除了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="354"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="356"/>
         <source>label {name} recoloured {color}</source>
         <translation>标签 {name} 的颜色改为 {color}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="355"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="359"/>
         <source>{op} of label {name}</source>
         <translation>标签 {name} 的 {op}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="359"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="363"/>
         <source>the project was changed outside bertstudio while they were made, and its journal was replaced</source>
         <translation>进行这些编辑时，项目在 bertstudio 之外被更改，其编辑日志被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="361"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="365"/>
         <source>they were made on another version of project.json, which replaced it since: a git pull, a sync folder?</source>
         <translation>它们是在另一个版本的 project.json 上进行的，该文件此后已被替换：git pull 或同步文件夹？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="376"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="380"/>
         <source>{file}: 1 edit was not applied ({why}); it is kept in that file:</source>
         <translation>{file}：1 项编辑未应用（{why}）；它保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="377"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="381"/>
         <source>{file}: {n} edits were not applied ({why}); they are kept in that file:</source>
         <translation>{file}：{n} 项编辑未应用（{why}）；它们保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="380"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="384"/>
         <source>{file}: edit {seq} not applied: {edit}</source>
         <translation>{file}：编辑 {seq} 未应用：{edit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="383"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="387"/>
         <source>{file}: 1 more edit not applied</source>
         <translation>{file}：另有 1 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="384"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="388"/>
         <source>{file}: {n} more edits not applied</source>
         <translation>{file}：另有 {n} 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="386"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="390"/>
         <source>{file}: not read ({problem})</source>
         <translation>{file}：未能读取（{problem}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="389"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="393"/>
         <source>1 more kept journal is not listed here; its edits were not applied either (kept as {pattern})</source>
         <translation>另有 1 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="391"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="395"/>
         <source>{n} more kept journals are not listed here; their edits were not applied either (kept as {pattern})</source>
         <translation>另有 {n} 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="403"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="407"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="410"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="414"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="194"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="195"/>
         <source>{run} has not evaluated yet (still training).</source>
         <translation>{run} 还没有评估过（仍在训练）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="39"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="39"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="38"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="39"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="39"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="40"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="39"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="40"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="40"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="41"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="41"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="42"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="42"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="43"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="195"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="196"/>
         <source>{run} never evaluated.</source>
         <translation>{run} 从未评估过。</translation>
     </message>
@@ -1770,78 +1770,78 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="147"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="158"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="231"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="242"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="167"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="180"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="161"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="172"/>
         <source>&amp;Search</source>
         <translation>搜索(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="174"/>
         <source>&amp;Add examples…</source>
         <translation>添加样例(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="171"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="183"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="193"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="480"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="491"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="281"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="292"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="282"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="293"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="295"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="296"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="459"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="470"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="464"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="475"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="466"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="477"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="479"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="490"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -2738,87 +2738,87 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="79"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="83"/>
         <source>Label &amp;set…</source>
         <translation>标签集(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="86"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="90"/>
         <source>S&amp;plit:</source>
         <translation>数据划分(&amp;P):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="93"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="101"/>
         <source>&amp;Review suspected errors…</source>
         <translation>复查疑似错误(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="180"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="189"/>
         <source>Label keys go to this example (framed).</source>
         <translation>标注按键作用于此样例（有边框）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="182"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="191"/>
         <source>Label keys are off: click the example or press %1 to label with keys.</source>
         <translation>标注按键未生效：点击样例或按 %1 即可用按键标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="186"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="195"/>
         <source>Label keys are off: click the example to label with keys.</source>
         <translation>标注按键未生效：点击样例即可用按键标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="209"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="218"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="253"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="275"/>
         <source>Change evaluation gold?</source>
         <translation>更改评估用的标准答案？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="254"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="276"/>
         <source>Change the gold of a %1 row? Runs are scored against it.</source>
         <translation>更改 %1 中一行的标准答案？运行的评分以它为准。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="257"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="279"/>
         <source>Asked once per opened project: later changes of dev and test gold are noted in the status bar.</source>
         <translation>每次打开项目只询问一次：之后对 dev 和 test 标准答案的更改会在状态栏中注明。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="258"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="280"/>
         <source>Change gold</source>
         <translation>更改标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="279"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="301"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="319"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="341"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="323"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="345"/>
         <source>%1 was removed: Next now fills the rarest label</source>
         <translation>%1 已被删除:“下一个”现在补充最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="352"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="374"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="353"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="375"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -3137,100 +3137,100 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="219"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="221"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="303"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="366"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="383"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="385"/>
         <source>Open read-only</source>
         <translation>以只读方式打开</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="394"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="396"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="395"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="397"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="396"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/main_window.py" line="403"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="405"/>
         <source>…and %n more (Show Details…)</source>
         <translation>
             <numerusform>……另有 %n 条（见“显示详细信息…”）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="419"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="421"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="518"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="520"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
         <source>%1 (%2 page)</source>
         <translation>%1（%2页）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="654"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="656"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="711"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="715"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="733"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="735"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="757"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="759"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="761"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="763"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="762"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="764"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="762"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="764"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -3240,98 +3240,98 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="343"/>
         <source>Still read-only: the project is still open in another bertstudio window. Once that window has closed it, File &gt; Open project on this folder makes it writable here.</source>
         <translation>仍为只读：该项目仍在另一个 bertstudio 窗口中打开。等那个窗口关闭它后，对此文件夹使用“文件 &gt; 打开项目”即可在此编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="345"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
         <source>Still read-only: this folder or its files cannot be written here (a read-only disk or share, or no permission to write).</source>
         <translation>仍为只读：此文件夹或其中的文件无法在此写入（只读磁盘或共享，或没有写入权限）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="371"/>
         <source>Project folder: %1</source>
         <translation>项目文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="371"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="373"/>
         <source>Process id of the other bertstudio: %1</source>
         <translation>另一个 bertstudio 的进程号：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="382"/>
         <source>Open it read-only here too? You can browse, predict and compare; labels and runs cannot be saved. Once the other window has closed it, File &gt; Open project makes it writable here.</source>
         <translation>也在此以只读方式打开吗？可以浏览、预测和比较；标注和运行无法保存。等另一个窗口关闭它后，使用“文件 &gt; 打开项目”即可在此编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="467"/>
         <source>Imported %1 into %2</source>
         <translation>已导入 %1到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="467"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="469"/>
         <source>Imported %1 into %2; the pages moved to %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面已转到 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="469"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="471"/>
         <source>Imported %1 into %2; the pages stay on %3, where rows wait for labels</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3，那里还有待标注的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="471"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
         <source>Imported %1 into %2; the pages stay on %3</source>
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="577"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="577"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="643"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="645"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="651"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="653"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="656"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="658"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="657"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="659"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="738"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="740"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="739"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="741"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="740"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="748"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="742"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="750"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="749"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="751"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -3339,197 +3339,197 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="117"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="199"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="202"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="229"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="232"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="94"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="94"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="72"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
         <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="106"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="136"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
         <source>These scores were selected on this evaluation set; the last evaluation scored {scores}.</source>
         <translation>这些分数是在这个评估集上选出的；最后一次评估的分数为 {scores}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="117"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="122"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="152"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
         <source>The model answers “{label}” for {n} of {rows} evaluation rows (the gold: {share}%).</source>
         <translation>模型对 {rows} 个评估行中的 {n} 个都回答“{label}”（标准答案中占 {share}%）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="139"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="169"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="171"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="150"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="154"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="184"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="190"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="193"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="172"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="202"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="184"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="214"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="249"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="279"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="251"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="281"/>
         <source>over the {n} classes with gold rows or predictions in this split ({names}); the {m} shown as — are left out</source>
         <translation>范围是本划分中有标准答案行或被预测过的 {n} 个类别（{names}）；显示为 — 的 {m} 个类别不计入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="254"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="284"/>
         <source>over all {n} classes above</source>
         <translation>范围是上面全部 {n} 个类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="255"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="285"/>
         <source>Unweighted mean {over}.</source>
         <translation>未加权平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="256"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="286"/>
         <source>Mean weighted by support {over}.</source>
         <translation>按支持数加权的平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="199"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="229"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="200"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="200"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="201"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="231"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="201"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="231"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="208"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="238"/>
         <source>%n class(es) have no rows in this split and were never predicted: listed last as —, left out of the averages.</source>
         <translation>
             <numerusform>%n 个类别在本划分中没有行，也从未被预测：列在最后，显示为 —，不计入平均值。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="241"/>
         <source>No gold rows and no predictions of this class in this split: precision, recall and F1 are undefined, and the averages leave it out.</source>
         <translation>本划分中此类别既没有标准答案行也没有预测：精确率、召回率和 F1 无定义，平均值不计入此类别。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="213"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="243"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="213"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="243"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -3688,159 +3688,159 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="147"/>
+        <location filename="../../bertstudio/ui/playground.py" line="139"/>
         <source>&amp;Predict</source>
         <translation>预测(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="155"/>
+        <location filename="../../bertstudio/ui/playground.py" line="147"/>
         <source>Prediction</source>
         <translation>预测结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="156"/>
+        <location filename="../../bertstudio/ui/playground.py" line="148"/>
         <source>Notes on the prediction</source>
         <translation>关于预测结果的说明</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="164"/>
+        <location filename="../../bertstudio/ui/playground.py" line="156"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="178"/>
+        <location filename="../../bertstudio/ui/playground.py" line="170"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="178"/>
+        <location filename="../../bertstudio/ui/playground.py" line="170"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="179"/>
+        <location filename="../../bertstudio/ui/playground.py" line="171"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="180"/>
+        <location filename="../../bertstudio/ui/playground.py" line="172"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="181"/>
+        <location filename="../../bertstudio/ui/playground.py" line="173"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="182"/>
+        <location filename="../../bertstudio/ui/playground.py" line="174"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="229"/>
+        <location filename="../../bertstudio/ui/playground.py" line="224"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="230"/>
+        <location filename="../../bertstudio/ui/playground.py" line="225"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="231"/>
+        <location filename="../../bertstudio/ui/playground.py" line="226"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="272"/>
+        <location filename="../../bertstudio/ui/playground.py" line="284"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="351"/>
+        <location filename="../../bertstudio/ui/playground.py" line="363"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="379"/>
+        <location filename="../../bertstudio/ui/playground.py" line="391"/>
         <source>Starting up…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="380"/>
+        <location filename="../../bertstudio/ui/playground.py" line="392"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="380"/>
+        <location filename="../../bertstudio/ui/playground.py" line="392"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="389"/>
+        <location filename="../../bertstudio/ui/playground.py" line="401"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="394"/>
+        <location filename="../../bertstudio/ui/playground.py" line="406"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="398"/>
+        <location filename="../../bertstudio/ui/playground.py" line="410"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="402"/>
+        <location filename="../../bertstudio/ui/playground.py" line="414"/>
         <source>{words} read as one word: separate words with spaces.</source>
         <translation>{words} 被读作一个词：请用空格分隔各词。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="417"/>
+        <location filename="../../bertstudio/ui/playground.py" line="429"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="420"/>
+        <location filename="../../bertstudio/ui/playground.py" line="432"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="436"/>
+        <location filename="../../bertstudio/ui/playground.py" line="448"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="441"/>
+        <location filename="../../bertstudio/ui/playground.py" line="453"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="444"/>
+        <location filename="../../bertstudio/ui/playground.py" line="456"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="473"/>
+        <location filename="../../bertstudio/ui/playground.py" line="485"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="474"/>
+        <location filename="../../bertstudio/ui/playground.py" line="486"/>
         <source>This model was trained on questions with no answer in their context too (one ticked &quot;No answer in this context&quot; on the Label page makes it so), and it says so where it finds none.</source>
         <translation>这个模型训练时也用了在上下文中没有答案的问题（在标注页勾选一个“此上下文中没有答案”就是如此），所以在找不到答案时会这样说。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="482"/>
+        <location filename="../../bertstudio/ui/playground.py" line="494"/>
         <source>span score (its start and end logits added: not a probability)</source>
         <translation>片段得分（起点与终点 logit 之和，不是概率）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="485"/>
+        <location filename="../../bertstudio/ui/playground.py" line="497"/>
         <source>This model always answers with a span of the context: it was trained with no unanswerable questions, so it cannot say that a question has no answer here.</source>
         <translation>这个模型总会从上下文中给出一个片段作为答案：它训练时没有用过无法回答的问题，所以不会说某个问题在这里没有答案。</translation>
     </message>
@@ -4102,58 +4102,58 @@
 <context>
     <name>QAEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="73"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="76"/>
         <source>Type a new question about this context</source>
         <translation>输入关于此上下文的新问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="74"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="77"/>
         <source>Add &amp;question</source>
         <translation>添加问题(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="99"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="102"/>
         <source>&amp;No answer in this context (SQuAD v2)</source>
         <translation>此上下文中没有答案(SQuAD v2)(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="102"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="105"/>
         <source>&amp;Use selection as answer (Enter)</source>
         <translation>将选中文本作为答案(回车)(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="115"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="120"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="140"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="145"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="142"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="147"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="144"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="149"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="199"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="204"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="218"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="223"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="221"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="260"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="226"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="265"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>
@@ -4298,172 +4298,177 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="350"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="351"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="342"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="794"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="343"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
         <source>Errors o&amp;nly</source>
         <translation>只看错误(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="372"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="373"/>
         <source>Set as &amp;gold</source>
         <translation>设为标准答案(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="374"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="375"/>
         <source>Use &amp;prediction as gold</source>
         <translation>采用预测作为标准答案(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="378"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="379"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="470"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="480"/>
+        <source>The folder {run} now holds another run: the results of the run shown there before are no longer shown.</source>
+        <translation>文件夹 {run} 现在存放的是另一个运行：之前在此显示的运行的结果不再显示。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="484"/>
         <source>The run {run} is no longer on disk (deleted, moved or renamed): its results are no longer shown.</source>
         <translation>运行 {run} 已不在磁盘上（已删除、移动或重命名）：不再显示它的结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="488"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="513"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="563"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="585"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="625"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="634"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="661"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="636"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="663"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="638"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="665"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="642"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="669"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="645"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="672"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="648"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="675"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="665"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="692"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="668"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="695"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="677"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="704"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="680"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="707"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="684"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="711"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="797"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="824"/>
         <source>Errors o&amp;nly (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="798"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="825"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="848"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="823"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="850"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="879"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="906"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="881"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="908"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="916"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="943"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="921"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="948"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="924"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="951"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="926"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="953"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="927"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="954"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="933"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="960"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -4965,97 +4970,97 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="272"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="297"/>
         <source>The run&apos;s process was closed or killed as the run started, before it saved its settings or a model: nothing in this folder can be used. Delete the folder to remove it from this list.</source>
         <translation>该运行刚开始时其进程就被关闭或终止，尚未保存设置或模型：此文件夹中没有可用的内容。删除该文件夹即可将其从列表中移除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
         <source>interrupted before it saved anything</source>
         <translation>在保存任何内容之前中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="315"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="320"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="345"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -5063,142 +5068,142 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="385"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="398"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="388"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="401"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="397"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="675"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="691"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="378"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="380"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="393"/>
         <source>&amp;Open run folder…</source>
         <translation>打开运行文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="382"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="395"/>
         <source>Fo&amp;llow selected run live</source>
         <translation>实时跟踪所选运行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="397"/>
         <source>Co&amp;mpare</source>
         <translation>比较(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="387"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="400"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="423"/>
         <source>Re&amp;name…</source>
         <translation>重命名(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="404"/>
         <source>Res&amp;ume</source>
         <translation>继续(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="399"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="412"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="418"/>
         <source>&amp;Delete…</source>
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="400"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="413"/>
         <source>Move the selected runs to the trash (Edit &gt; Undo puts them back); a run opened from elsewhere only leaves this list</source>
         <translation>将选中的运行移到回收站（编辑 &gt; 撤销可将其放回）；从别处打开的运行只会从此列表中移除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="408"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="421"/>
         <source>Delete the selected runs</source>
         <translation>删除所选的运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="594"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="580"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="596"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="598"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="583"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="599"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="634"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="636"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="641"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="650"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="652"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="657"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="636"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="652"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="682"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="698"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="771"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="808"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="787"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="824"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="774"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="790"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="795"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="811"/>
         <source>Delete run %1</source>
         <translation>删除运行 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="796"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="812"/>
         <source>Delete %n runs</source>
         <translation>
             <numerusform>删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="823"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="839"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="860"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="876"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="884"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="900"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 
 import pytest
@@ -512,6 +513,47 @@ def test_a_new_run_in_a_deleted_runs_inode_is_not_taken_for_it_renamed(qtbot, se
     session.runs_changed.emit()
     assert not page.gone_label.isHidden() and "The run beta is no longer on disk" in page.gone_label.text()
     assert page.run_dir is not None and page.run_dir.name != "beta"
+
+
+def test_results_follows_its_run_through_a_swap_of_names_and_says_when_its_folder_holds_another(qtbot, session, tmp_path):
+    """alpha and beta swapped by rename in a terminal (mv alpha t; mv beta alpha; mv t beta): the
+    entry "beta" kept on show went on to show alpha's scores, with nothing said. The run shown is
+    followed by its identity; a folder replaced by another run, or by a link to one, is said so."""
+    import os
+
+    from bertstudio.train.rundir import run_identity
+    from bertstudio.ui.results_page import ResultsPage
+
+    runs_dir = session.project.runs_dir
+    for started, (name, accuracy) in enumerate((("alpha", 0.25), ("beta", 0.5), ("gamma", 0.75)), start=1):
+        run = session.project.new_run_dir(name)
+        TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+        (run / "history.jsonl").write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32",
+                                                            started_at=1_700_000_000.0 + started)))
+        (run / "metrics.json").write_text(json.dumps({"accuracy": accuracy}))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    alpha, beta, gamma = (runs_dir / name for name in ("alpha", "beta", "gamma"))
+    page.run_combo.setCurrentIndex(page.run_index(beta))
+    identity = run_identity(beta)
+    os.rename(alpha, runs_dir / "t")
+    os.rename(beta, alpha)
+    os.rename(runs_dir / "t", beta)
+    session.runs_changed.emit()
+    assert page.run_dir == alpha and run_identity(alpha) == identity  # followed to its new name
+    assert page.run_combo.currentText() == "alpha" and page.gone_label.isHidden()
+    table = page.metrics_panel.metrics_table
+    assert [table.item(r, 1).text() for r in range(table.rowCount())] == ["50.0"]  # beta's score, not alpha's 25.0
+    os.rename(alpha, tmp_path / "away")
+    shutil.copytree(beta, alpha)  # another run under the name shown
+    session.runs_changed.emit()
+    assert not page.gone_label.isHidden() and "alpha now holds another run" in page.gone_label.text()
+    page.run_combo.setCurrentIndex(page.run_index(beta))
+    assert page.gone_label.isHidden()
+    os.rename(beta, tmp_path / "away2")
+    os.symlink(gamma, beta)  # a link to another run under the name shown
+    session.runs_changed.emit()
+    assert not page.gone_label.isHidden() and "beta now holds another run" in page.gone_label.text()
 
 
 def test_results_lists_a_run_folder_not_utf8_under_its_own_name_and_path(qtbot, session):
