@@ -48,6 +48,7 @@ import shutil
 import socket
 import sys
 import threading
+import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
@@ -113,11 +114,37 @@ def run_name(project: str, config: TrainConfig, when: dt.datetime | None = None)
 _RUN_NAME_CHARS = 120
 _NAME_BYTES = 255
 
+# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt), written out by hand:
+# unicodedata does not tell it, and the regex module that does is no dependency of ours (a test checks
+# the table against it). Fonts draw these as nothing. Beside them, symbols drawn blank: the braille
+# blank U+2800 and the musical null notehead U+1D159 (the blank Hangul fillers are in the set).
+_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+_BLANK_LOOKING = frozenset("\u2800\U0001D159")
+
+
+def shown_by_code(c: str) -> bool:
+    """Whether the character ``c`` of a run's name is shown by its code ("<U+3164>") wherever the
+    name is shown (the app's ``visible_run_name``): a C1 control, a line or paragraph separator, a
+    format character or a lone surrogate, a default-ignorable one (a variation selector, the
+    combining grapheme joiner) or a letter drawn blank (a Hangul filler, the braille blank). Shown
+    as itself, "a\\uFE0F" read "a", the same as the run "a", and "\\u3164" read as nothing."""
+    code = ord(c)
+    return (0x80 <= code <= 0x9F or c in "\u2028\u2029" or c in _BLANK_LOOKING
+            or unicodedata.category(c) in ("Cf", "Cs") or any(lo <= code <= hi for lo, hi in _IGNORABLE))
+
 
 def rename_run(folder: str | Path, name: str) -> Path:
     """Rename a run folder in place (same parent); ConfigError for a name that is no plain
     folder name or is taken. Nothing inside changes: a run folder names no path to itself."""
     folder, name = Path(folder), name.strip()
+    hidden = [c for c in name if shown_by_code(c)]
+    if hidden:  # the app would show it by code: "\u3164" was accepted (a letter to \w) and read blank
+        codes = ", ".join(dict.fromkeys(f"U+{ord(c):04X}" for c in hidden))
+        raise ConfigError(f"{name!r} holds {codes}, which shows as nothing or looks like another character",
+                          path=folder, where="run name", expected="a name of letters that can be seen")
     if not re.fullmatch(r"[\w][\w.-]*", name):
         raise ConfigError(f"{name!r} is not a usable run name", path=folder, where="run name",
                           expected="letters, digits, '.', '-' and '_' only")

@@ -12,7 +12,6 @@ import datetime as dt
 import hashlib
 import logging
 import os
-import unicodedata
 from collections import Counter
 from html import escape
 from pathlib import Path
@@ -40,7 +39,7 @@ from bertstudio.metrics.display import format_metric
 from bertstudio.train.events import RunFinished
 from bertstudio.data import atomic
 from bertstudio.errors import BertStudioError
-from bertstudio.train.rundir import RunInfo, rename_run
+from bertstudio.train.rundir import RunInfo, rename_run, shown_by_code
 from bertstudio.ui.editors.flow_layout import FlowLayout
 from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.new_project_dialog import kind_name
@@ -191,7 +190,9 @@ def visible_run_name(name: str) -> str:
     Latin-1 "run\\xe9" copied from an old archive reads as a surrogate escape) is shown as "<0xE9>":
     Qt dropped it, and the folder read as another run's "run". An invisible format character (zero
     width space, a bidi override that reversed what followed it) and a name of whitespace only (a
-    lone U+00A0) are shown by code: such a run looked blank, or the same as "a"."""
+    lone U+00A0) are shown by code: such a run looked blank, or the same as "a". So are the rest of
+    Unicode's default-ignorable characters and the letters drawn blank (a variation selector, the
+    Hangul filler U+3164, the braille blank U+2800: :func:`bertstudio.train.rundir.shown_by_code`)."""
     name = str(name)
     if name and name.isspace():
         return "".join(_VISIBLE.get(c) or f"<U+{ord(c):04X}>" for c in name)
@@ -205,7 +206,7 @@ def _coded(c: str) -> str | None:
     """``c`` by its code when it would not show as itself; None when it does."""
     if "\udc80" <= c <= "\udcff":  # os.fsdecode's surrogate escape of one byte that is not UTF-8
         return f"<0x{ord(c) - 0xDC00:02X}>"
-    if "\x80" <= c <= "\x9f" or c in "\u2028\u2029" or unicodedata.category(c) in ("Cf", "Cs"):
+    if shown_by_code(c):  # the rule's one home: Rename refuses a name it would code
         return f"<U+{ord(c):04X}>"
     return None
 

@@ -18,7 +18,7 @@ from bertstudio.cli import main
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig, read_settings
 from bertstudio.train.engine import train
-from bertstudio.train.rundir import check_output_dir
+from bertstudio.train.rundir import check_output_dir, rename_run, shown_by_code
 
 from helpers import sentiment
 
@@ -496,3 +496,30 @@ def test_the_resume_check_keeps_no_rows_of_a_project_after_it_is_closed(tmp_path
         return isinstance(value, (tuple, list)) and any(held(v) for v in value)
 
     assert not held(rundir._ROWS_SEEN)
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u3164\u3164", "\uffa0", "\u115f", "run\u2800", "a\ufe0f", "a\u034f",
+                                  "a\U000e0101", "a\u200b"])
+def test_rename_refuses_a_name_the_app_would_show_by_code(tmp_path, name):
+    """Rename took "\u3164" (a Hangul filler, a letter to \\w), and the run read blank in every
+    list; "a" + a variation selector would read "a", like another run. Refused in one line that names
+    the characters; the run keeps its name."""
+    run = tmp_path / "runs" / "run1"
+    run.mkdir(parents=True)
+    with pytest.raises(ConfigError) as caught:
+        rename_run(run, name)
+    said = str(caught.value)
+    assert "\n" not in said and f"U+{ord(name[-1]):04X}" in said and "shows as nothing" in said
+    assert run.is_dir() and sorted(p.name for p in run.parent.iterdir()) == ["run1"]
+    assert rename_run(run, "\ud55c\uae00-run") == run.parent / "\ud55c\uae00-run"  # Hangul syllables are letters
+
+
+def test_the_names_shown_by_code_are_unicodes_default_ignorables_and_blank_letters():
+    """The table of default-ignorable code points is written by hand (unicodedata lacks the property):
+    checked against the regex module's, which reads Unicode's own file."""
+    regex = pytest.importorskip("regex")
+    ignorable = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    missed = [f"U+{code:04X}" for code in range(0x110000) if ignorable.match(chr(code)) and not shown_by_code(chr(code))]
+    assert missed == []
+    assert all(shown_by_code(c) for c in "\u2800\U0001d159\x85\u2028\ud800")
+    assert not any(shown_by_code(c) for c in "a\u00e9\u0301\u4e2d\ud55c\u0645 \u00a0-_.")

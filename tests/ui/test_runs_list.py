@@ -480,6 +480,24 @@ def test_a_run_name_not_utf8_or_invisible_is_shown_by_its_codes(qtbot, session):
     page.stop_following()
 
 
+def test_a_run_name_of_default_ignorable_or_blank_letters_is_shown_by_its_codes(qtbot, session):
+    """Runs "a", "a" + a variation selector, "a" + the combining grapheme joiner read "a" three times,
+    and the Hangul filler U+3164 and the braille blank U+2800 read blank: none is a format character.
+    Unicode's default-ignorable characters and the letters drawn blank are shown by code now."""
+    from bertstudio.ui.runs_page import visible_run_name
+
+    runs_dir = session.project.runs_dir
+    for name in ("a", "a\ufe0f", "a\u034f", "\u3164", "\u2800"):
+        _run(runs_dir / name)
+    page = _page(qtbot, session)
+    assert sorted(_names(page)) == ["<U+2800>", "<U+3164>", "a", "a<U+034F>", "a<U+FE0F>"]
+    assert visible_run_name("\u115f\u1160\uffa0") == "<U+115F><U+1160><U+FFA0>"
+    assert visible_run_name("run\U000e0101x\u180b") == "run<U+E0101>x<U+180B>"  # variation selectors 17+, Mongolian
+    assert visible_run_name("\u17b4\U0001d159") == "<U+17B4><U+1D159>"
+    assert visible_run_name("\ud55c\uae00-\u4e2d\u6587 \u00e9\u0301") == "\ud55c\uae00-\u4e2d\u6587 \u00e9\u0301"  # seen: kept
+    page.stop_following()
+
+
 def test_a_project_opened_read_only_by_choice_greys_runs_with_the_windows_line(qtbot, tmp_path):
     """Opened read-only because another window had it read-only, the window's line says how to make it
     writable here; the Runs page's greyed Delete/Rename said the shorter line without that."""
