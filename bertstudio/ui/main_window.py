@@ -504,6 +504,7 @@ class MainWindow(QMainWindow):
         English: session.Failure carries the error) says the line told at open in the status bar:
         a box per label key told nothing new."""
         log.warning("%s", failure)
+        title = getattr(failure, "title", None) or self.tr("Could not save")  # what failed, where it was no save
         error = failure if isinstance(failure, BertStudioError) else getattr(failure, "error", None)
         if error is not None:
             if error.facts.get("refusal") == "read_only" and is_read_only(self.session.project):
@@ -517,7 +518,7 @@ class MainWindow(QMainWindow):
                     self.statusBar().showMessage(str(failure), 15_000)
                     return
                 told.add(error.facts.get("opened"))
-        QMessageBox.warning(self, self.tr("Could not save"), str(failure))
+        QMessageBox.warning(self, title, str(failure))
 
     def read_only_line(self) -> str:
         """The read-only line of the open project; one opened read-only by choice says how it becomes writable."""

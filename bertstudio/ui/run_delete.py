@@ -145,7 +145,7 @@ class DeleteRunsCommand(QUndoCommand):
                 self._stay_undoable()
             elif not back:
                 self.setObsolete(True)  # nothing came back, nor can: nothing for a redo to do
-            self._session.report_failure("\n".join(problems))
+            self._session.report_failure("\n".join(problems), title=_tr("Could not undo %1").replace("%1", self.text()))
 
     def _stay_undoable(self) -> None:
         """Put this command back on the undo side once the stack has stepped past it (the stack moves
@@ -175,7 +175,7 @@ class DeleteRunsCommand(QUndoCommand):
         if problem:
             if not any(item.gone for item in self._items):
                 self.setObsolete(True)
-            self._session.report_failure(problem)
+            self._session.report_failure(problem, title=_tr("Could not redo %1").replace("%1", self.text()))
 
 
 def refusal_text(exc: BaseException, folder: Path, *, put_back: bool = False, trashed: Path | None = None) -> str:
@@ -193,8 +193,10 @@ def refusal_text(exc: BaseException, folder: Path, *, put_back: bool = False, tr
     if refusal == "name_taken":
         return _tr("%1 was not put back: a folder of that name exists now. The deleted run stays at %2."
                    ).replace("%1", str(folder)).replace("%2", str(facts.get("trashed", "")))
-    if refusal == "gone_from_trash":
-        return _tr("%1 was not put back: it is no longer in the trash.").replace("%1", name)
+    if refusal == "gone_from_trash":  # moved out of the trash by hand: said where it was looked for
+        where = trashed if trashed is not None else getattr(exc, "path", "")
+        return _tr("%1 was not put back: it is no longer at %2. If it was moved elsewhere, move it back to %3 "
+                   "yourself.").replace("%1", name).replace("%2", str(where)).replace("%3", str(folder))
     if refusal == "not_a_run" and facts.get("link"):
         return _tr("%1 was not deleted: it is a link to a folder elsewhere, which Delete run never follows. "
                    "Remove the link itself in a file manager.").replace("%1", name)

@@ -70,10 +70,11 @@ class Failure(str):
     (``error``): the window tells a read-only refusal by its facts, not by matching its English."""
 
     error: BertStudioError | None
+    title: str | None  # what failed ("Could not undo Delete run a"); None: a save
 
-    def __new__(cls, text: str, error: BertStudioError | None = None) -> "Failure":
+    def __new__(cls, text: str, error: BertStudioError | None = None, title: str | None = None) -> "Failure":
         self = super().__new__(cls, text)
-        self.error = error
+        self.error, self.title = error, title
         return self
 
 
@@ -433,18 +434,19 @@ class ProjectSession(QObject):
                                                      self.tr("Restore the rows of %1").replace("%1", split_name(split)),
                                                      added=added))
 
-    def report_failure(self, failure: str | BertStudioError) -> None:
+    def report_failure(self, failure: str | BertStudioError, *, title: str | None = None) -> None:
         """Tell the window that something the user asked for failed: text already in the user's words,
-        or the core's error, whose facts the window decides on (a read-only refusal) and phrases."""
+        or the core's error, whose facts the window decides on (a read-only refusal) and phrases;
+        ``title`` says what failed where it was no save (an undo of Delete run was boxed "Could not save")."""
         if isinstance(failure, BertStudioError):
             # the facts and words only: its traceback holds the frames it passed through, an editor's or a
             # dialog's among them (``self``), which a listener keeping the failure kept alive into a later
             # garbage collection; a top-level widget freed there crashed Qt (a segmentation fault at the end
             # of the UI tests, in a QListWidget's destructor)
             failure.__traceback__ = failure.__context__ = failure.__cause__ = None
-            self.failed.emit(Failure(failure.message, failure))
+            self.failed.emit(Failure(failure.message, failure, title))
         else:
-            self.failed.emit(Failure(failure))
+            self.failed.emit(Failure(failure, title=title))
 
     def notify_runs_changed(self, *, listed_now: bool = False) -> None:
         """Pages that start or delete runs call this so the Runs/Results pages refresh; the Runs

@@ -505,6 +505,16 @@
         <translation>已放回 {n} 个运行：%1</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="148"/>
+        <source>Could not undo %1</source>
+        <translation>无法撤销“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_delete.py" line="178"/>
+        <source>Could not redo %1</source>
+        <translation>无法重做“%1”</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/run_delete.py" line="191"/>
         <source>%1 is training now: stop it on the Train page (or in its terminal) before deleting it.</source>
         <translation>%1 正在训练：请先在训练页（或它的终端里）停止它，再删除。</translation>
@@ -515,152 +525,152 @@
         <translation>%1 未能放回：现在已有同名文件夹。已删除的运行仍在 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="197"/>
-        <source>%1 was not put back: it is no longer in the trash.</source>
-        <translation>%1 未能放回：它已不在回收站中。</translation>
+        <location filename="../../bertstudio/ui/run_delete.py" line="198"/>
+        <source>%1 was not put back: it is no longer at %2. If it was moved elsewhere, move it back to %3 yourself.</source>
+        <translation>%1 未能放回：它已不在 %2。如果它被移到了别处，请自己把它移回 %3。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="199"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="201"/>
         <source>%1 was not deleted: it is a link to a folder elsewhere, which Delete run never follows. Remove the link itself in a file manager.</source>
         <translation>%1 未删除：它是指向别处文件夹的链接，删除运行从不跟随链接。请在文件管理器中删除该链接本身。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="202"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="204"/>
         <source>%1 was not deleted: its folder is gone.</source>
         <translation>%1 未删除：它的文件夹已不存在。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="205"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="207"/>
         <source>%1 was not put back: %2. The deleted run stays at %3; Edit &gt; Undo tries again, or move that folder back to %4 yourself.</source>
         <translation>%1 未能放回：%2。删除的运行仍在 %3；编辑 &gt; 撤销可再试一次，也可以自己把该文件夹移回 %4。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="210"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="212"/>
         <source>%1 was not deleted: the project&apos;s trash %2 is a file, not a folder. Rename or move that file, then delete again.</source>
         <translation>%1 未删除：项目的回收站 %2 是一个文件，而不是文件夹。请重命名或移走该文件，然后再删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="213"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="215"/>
         <source>%1 was not deleted: the project&apos;s trash folder %2 is a link. Make it a plain folder, then delete again.</source>
         <translation>%1 未删除：项目的回收站文件夹 %2 是一个链接。请将其改为普通文件夹，然后再删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="216"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="218"/>
         <source>%1 was not deleted: the project&apos;s trash folder %2 cannot be made (%3).</source>
         <translation>%1 未删除：无法创建项目的回收站文件夹 %2（%3）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="219"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="221"/>
         <source>%1 was not deleted: the project&apos;s trash folder %2 cannot be written (%3).</source>
         <translation>%1 未删除：项目的回收站文件夹 %2 无法写入（%3）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="223"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="225"/>
         <source>%1 was not put back: %2.</source>
         <translation>%1 未能放回：%2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="223"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="225"/>
         <source>%1 was not deleted: %2.</source>
         <translation>%1 未删除：%2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="239"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="241"/>
         <source>%1 is training now: stop it on the Train page before deleting it.</source>
         <translation>%1 正在训练：请先在训练页停止它，再删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="306"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="308"/>
         <source>Moved 1 run to the trash.</source>
         <translation>已将 1 个运行移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="306"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="308"/>
         <source>Moved {n} runs to the trash.</source>
         <translation>已将 {n} 个运行移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="309"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="311"/>
         <source>Moved 1 run to the project&apos;s trash folder %1 (this system has no trash).</source>
         <translation>已将 1 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="310"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="312"/>
         <source>Moved {n} runs to the project&apos;s trash folder %1 (this system has no trash).</source>
         <translation>已将 {n} 个运行移到项目的回收文件夹 %1（本系统没有回收站）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="313"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="315"/>
         <source>Removed 1 run opened from elsewhere from the list; its folder stays on disk.</source>
         <translation>已从列表中移除 1 个从别处打开的运行；它的文件夹仍留在磁盘上。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="314"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="316"/>
         <source>Removed {n} runs opened from elsewhere from the list; their folders stay on disk.</source>
         <translation>已从列表中移除 {n} 个从别处打开的运行；它们的文件夹仍留在磁盘上。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="315"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="317"/>
         <source>Edit &gt; Undo puts it back.</source>
         <translation>编辑 &gt; 撤销可将其放回。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="327"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="329"/>
         <source> and 1 more</source>
         <translation> 等另外 1 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="328"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="330"/>
         <source> and {n} more</source>
         <translation> 等另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="329"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="331"/>
         <source>Delete 1 run: %1?</source>
         <translation>删除 1 个运行：%1？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="329"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="331"/>
         <source>Delete {n} runs: %1?</source>
         <translation>删除 {n} 个运行：%1？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="335"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="337"/>
         <source>1 run folder (%1 files, %2 MB) goes to the trash.</source>
         <translation>1 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="336"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="338"/>
         <source>{n} run folders (%1 files, %2 MB) go to the trash.</source>
         <translation>{n} 个运行文件夹（%1 个文件，%2 MB）将移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="339"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="341"/>
         <source>1 run opened from elsewhere only leaves this list; its folder is not deleted.</source>
         <translation>1 个从别处打开的运行只会从此列表中移除；它的文件夹不会被删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="340"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="342"/>
         <source>{n} runs opened from elsewhere only leave this list; their folders are not deleted.</source>
         <translation>{n} 个从别处打开的运行只会从此列表中移除；它们的文件夹不会被删除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="342"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="344"/>
         <source>1 run is a link to a folder elsewhere: Delete run refuses it, and its folder is not touched.</source>
         <translation>1 个运行是指向别处文件夹的链接：删除运行会拒绝它，它的文件夹不会被改动。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="344"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="346"/>
         <source>{n} runs are links to folders elsewhere: Delete run refuses them, and their folders are not touched.</source>
         <translation>{n} 个运行是指向别处文件夹的链接：删除运行会拒绝它们，它们的文件夹不会被改动。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="346"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="348"/>
         <source>Edit &gt; Undo (Ctrl+Z) puts it back.</source>
         <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="315"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="317"/>
         <source>Edit &gt; Undo puts them back.</source>
         <translation>编辑 &gt; 撤销可将其放回。</translation>
     </message>
@@ -672,7 +682,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_delete.py" line="346"/>
+        <location filename="../../bertstudio/ui/run_delete.py" line="348"/>
         <source>Edit &gt; Undo (Ctrl+Z) puts them back.</source>
         <translation>编辑 &gt; 撤销（Ctrl+Z）可将其放回。</translation>
     </message>
@@ -3185,52 +3195,52 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="520"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="507"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="562"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="563"/>
         <source>%1 (%2 page)</source>
         <translation>%1（%2页）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="656"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="657"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="713"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="714"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="715"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="716"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="735"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="736"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="759"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="760"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="763"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="764"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="764"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="765"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="764"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="765"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -3285,53 +3295,53 @@
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="580"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="579"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="580"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="645"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="653"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="654"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="658"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="659"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="659"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="660"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="740"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="741"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="741"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="742"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="742"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="750"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="743"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="751"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="751"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="752"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -3339,197 +3349,197 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="229"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="232"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="209"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="212"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="73"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="73"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="94"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="94"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
         <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="136"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="116"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
         <source>These scores were selected on this evaluation set; the last evaluation scored {scores}.</source>
         <translation>这些分数是在这个评估集上选出的；最后一次评估的分数为 {scores}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="152"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
         <source>The model answers “{label}” for {n} of {rows} evaluation rows (the gold: {share}%).</source>
         <translation>模型对 {rows} 个评估行中的 {n} 个都回答“{label}”（标准答案中占 {share}%）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="169"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="149"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="171"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="180"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="184"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="164"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="190"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="170"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="193"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="173"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="202"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="182"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="214"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="279"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="259"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="281"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="261"/>
         <source>over the {n} classes with gold rows or predictions in this split ({names}); the {m} shown as — are left out</source>
         <translation>范围是本划分中有标准答案行或被预测过的 {n} 个类别（{names}）；显示为 — 的 {m} 个类别不计入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="284"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="264"/>
         <source>over all {n} classes above</source>
         <translation>范围是上面全部 {n} 个类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="285"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="265"/>
         <source>Unweighted mean {over}.</source>
         <translation>未加权平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="286"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="266"/>
         <source>Mean weighted by support {over}.</source>
         <translation>按支持数加权的平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="191"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="229"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="209"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="210"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="210"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="231"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="231"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="238"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="218"/>
         <source>%n class(es) have no rows in this split and were never predicted: listed last as —, left out of the averages.</source>
         <translation>
             <numerusform>%n 个类别在本划分中没有行，也从未被预测：列在最后，显示为 —，不计入平均值。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="241"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="221"/>
         <source>No gold rows and no predictions of this class in this split: precision, recall and F1 are undefined, and the averages leave it out.</source>
         <translation>本划分中此类别既没有标准答案行也没有预测：精确率、召回率和 F1 无定义，平均值不计入此类别。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="243"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="223"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="243"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="223"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -3901,47 +3911,47 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="216"/>
+        <location filename="../../bertstudio/ui/session.py" line="217"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="222"/>
+        <location filename="../../bertstudio/ui/session.py" line="223"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="239"/>
+        <location filename="../../bertstudio/ui/session.py" line="240"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="241"/>
+        <location filename="../../bertstudio/ui/session.py" line="242"/>
         <source>Rename entity type {a} to {b}</source>
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="279"/>
+        <location filename="../../bertstudio/ui/session.py" line="280"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="281"/>
+        <location filename="../../bertstudio/ui/session.py" line="282"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="292"/>
+        <location filename="../../bertstudio/ui/session.py" line="293"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="417"/>
+        <location filename="../../bertstudio/ui/session.py" line="418"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="433"/>
+        <location filename="../../bertstudio/ui/session.py" line="434"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -4970,97 +4980,97 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="297"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="298"/>
         <source>The run&apos;s process was closed or killed as the run started, before it saved its settings or a model: nothing in this folder can be used. Delete the folder to remove it from this list.</source>
         <translation>该运行刚开始时其进程就被关闭或终止，尚未保存设置或模型：此文件夹中没有可用的内容。删除该文件夹即可将其从列表中移除。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
         <source>interrupted before it saved anything</source>
         <translation>在保存任何内容之前中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="329"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="334"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="345"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="347"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="347"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="347"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -5068,142 +5078,142 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="398"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="399"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="401"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="402"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="410"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="691"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="411"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="692"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="391"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="392"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="394"/>
         <source>&amp;Open run folder…</source>
         <translation>打开运行文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="395"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="396"/>
         <source>Fo&amp;llow selected run live</source>
         <translation>实时跟踪所选运行(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="397"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="398"/>
         <source>Co&amp;mpare</source>
         <translation>比较(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="400"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="423"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="401"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="424"/>
         <source>Re&amp;name…</source>
         <translation>重命名(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="404"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="405"/>
         <source>Res&amp;ume</source>
         <translation>继续(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="412"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="413"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="419"/>
         <source>&amp;Delete…</source>
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="413"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="414"/>
         <source>Move the selected runs to the trash (Edit &gt; Undo puts them back); a run opened from elsewhere only leaves this list</source>
         <translation>将选中的运行移到回收站（编辑 &gt; 撤销可将其放回）；从别处打开的运行只会从此列表中移除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="421"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="422"/>
         <source>Delete the selected runs</source>
         <translation>删除所选的运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="594"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="595"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="596"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="597"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="598"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="599"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="599"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="600"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="650"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="652"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="657"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="651"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="653"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="658"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="652"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="653"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="698"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="699"/>
         <source>Checking whether the selected run can be resumed…</source>
         <translation>正在检查所选运行能否继续…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="787"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="824"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="788"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="825"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="790"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="791"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="811"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="812"/>
         <source>Delete run %1</source>
         <translation>删除运行 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="812"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="813"/>
         <source>Delete %n runs</source>
         <translation>
             <numerusform>删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="839"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="840"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="876"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="877"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="900"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="901"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>

@@ -457,3 +457,26 @@ def test_a_trash_folder_that_cannot_be_written_is_named_in_the_refusal(qtbot, se
     assert page.delete_runs([run]) is None and run.is_dir()
     assert page.refusals == [f"alpha was not deleted: the project's trash folder {trash} cannot be written "
                              "(Permission denied)."]
+
+
+def test_an_undo_of_a_run_moved_out_of_the_trash_is_boxed_as_an_undo_and_says_where_it_looked(
+        qtbot, main_window, no_system_trash, monkeypatch):
+    """The trash folder moved by hand: the Undo's box was titled "Could not save" (every failure's
+    title) and said only "later was not put back: it is no longer in the trash", naming no folder."""
+    from bertstudio.ui import main_window as window_module
+
+    session = main_window.session
+    run = _run(session.project.runs_dir / "later")
+    page = main_window.pages["runs"]
+    page.refresh()
+    page.delete_runs([run])
+    trash = session.project.folder / "trash"
+    trash.rename(trash.with_name("trash_moved"))
+    boxes: list[tuple[str, str]] = []
+    monkeypatch.setattr(window_module.QMessageBox, "warning", lambda _parent, title, text: boxes.append((title, text)))
+    main_window.undo_action.trigger()
+    assert len(boxes) == 1
+    title, text = boxes[0]
+    assert title == "Could not undo Delete run later"
+    assert f"it is no longer at {trash / 'later'}" in text and str(run) in text
+    assert (trash.with_name("trash_moved") / "later" / "model" / "weights.bin").is_file() and not run.exists()
