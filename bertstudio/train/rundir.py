@@ -143,7 +143,7 @@ def rename_run(folder: str | Path, name: str) -> Path:
     hidden = [c for c in name if shown_by_code(c)]
     if hidden:  # the app would show it by code: "\u3164" was accepted (a letter to \w) and read blank
         codes = ", ".join(dict.fromkeys(f"U+{ord(c):04X}" for c in hidden))
-        raise ConfigError(f"{name!r} holds {codes}, which shows as nothing or looks like another character",
+        raise ConfigError(f"{name!r} holds {codes}: such characters show as nothing, or make a name look like another",
                           path=folder, where="run name", expected="a name of letters that can be seen")
     if not re.fullmatch(r"[\w][\w.-]*", name):
         raise ConfigError(f"{name!r} is not a usable run name", path=folder, where="run name",

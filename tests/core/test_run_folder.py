@@ -509,7 +509,7 @@ def test_rename_refuses_a_name_the_app_would_show_by_code(tmp_path, name):
     with pytest.raises(ConfigError) as caught:
         rename_run(run, name)
     said = str(caught.value)
-    assert "\n" not in said and f"U+{ord(name[-1]):04X}" in said and "shows as nothing" in said
+    assert "\n" not in said and f"U+{ord(name[-1]):04X}" in said and "show as nothing" in said
     assert run.is_dir() and sorted(p.name for p in run.parent.iterdir()) == ["run1"]
     assert rename_run(run, "\ud55c\uae00-run") == run.parent / "\ud55c\uae00-run"  # Hangul syllables are letters
 
