@@ -913,7 +913,8 @@ def test_a_qa_answer_after_crlf_or_emoji_is_stored_and_highlighted_where_it_is(q
     at = len(shown[: shown.index("Paris")].encode("utf-16-le")) // 2
     editor.go_to(1)
     _select(view, at, at + len("Paris"), qtbot)
-    assert view.textCursor().selectedText() == "Paris"
+    # the recorded selection is cleared (sweep_qalabel 3); the answer is shaded where it is
+    assert [m.cursor.selectedText() for m in view.extraSelections()] == ["Paris"]
     assert session.project.gold("train", 1) == {"text": ["Paris"], "answer_start": [start]}
     # a selection over a line end keeps the whole CRLF
     editor.go_to(1)
@@ -1001,3 +1002,43 @@ def test_navigation_keys_in_the_new_question_field_keep_the_example(qtbot, sessi
     qtbot.keyClick(editor.new_question, Qt.Key.Key_Return)
     assert session.split_size("train") == 4
     assert session.row("train", 3)["question"] == "Who" and session.row("train", 3)["context"] == "Context of row 0."
+
+
+def _drag(view, start: int, end: int, qtbot) -> None:
+    """A real drag: press at ``start``, move the mouse with the button down, release at ``end``."""
+    from PySide6.QtCore import QEvent, QPoint, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    def point(index: int):
+        cursor = QTextCursor(view.document())
+        cursor.setPosition(index)
+        rect = view.cursorRect(cursor)
+        return QPoint(rect.left() + 1, rect.center().y())
+
+    viewport = view.viewport()
+    a, b = point(start), point(end)
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=a)
+    for t in (0.3, 0.6, 1.0):
+        m = QPointF(a + (b - a) * t)
+        move = QMouseEvent(QEvent.Type.MouseMove, m, QPointF(viewport.mapToGlobal(m)), Qt.MouseButton.NoButton,
+                           Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(viewport, move)  # through the scroll area's viewport filter
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=b)
+
+
+def test_re_dragging_from_inside_the_answer_makes_a_new_answer(qtbot, session_factory):
+    """sweep_qalabel 3: the selection stayed in the read-only view once recorded, and a press inside
+    it started Qt's text drag: dragging again from inside "France" to take the full stop did nothing."""
+    context = "Paris is the capital of France."
+    rows = [{"id": "q1", "context": context, "question": "Which country?", "answers": None}]
+    session = session_factory("qa", None, {"train": rows})
+    editor = _page(qtbot, session).editor()
+    view = editor.context_view
+    start = context.index("France")
+    _drag(view, start, start + len("France"), qtbot)
+    assert session.project.gold("train", 0) == {"text": ["France"], "answer_start": [start]}
+    assert not view.textCursor().hasSelection()
+    assert [m.cursor.selectedText() for m in view.extraSelections()] == ["France"]
+    _drag(view, start, len(context), qtbot)  # the same start, the end moved past the full stop
+    assert session.project.gold("train", 0) == {"text": ["France."], "answer_start": [start]}

@@ -1,8 +1,9 @@
 """Extractive QA: select the answer in the context with the mouse.
 
 The context is a read-only text view; releasing the mouse over a selection
-(or pressing Enter) records ``{"text": [selected], "answer_start": [start]}``
-with the start as a Python string index into the context, so
+(or pressing Enter) records ``{"text": [selected], "answer_start": [start]}``,
+then clears the selection (the answer stays shaded), with the start as a Python string index
+into the context, so
 ``context[start:start + len(text)] == text`` exactly (Qt counts UTF-16 units and
 makes a CRLF one break; ``text_positions`` converts). The questions that share the context are listed and
 new ones can be added; "no answer" stores empty lists (SQuAD v2). A selection
@@ -210,6 +211,12 @@ class QAEditor(KindEditor):
         start = text_index(self._positions, cursor.selectionStart())
         end = text_index(self._positions, cursor.selectionEnd())
         self.set_answer(start, end)
+        # The selection has done its work (the answer is shaded by its ExtraSelection): left in the
+        # read-only view, a press inside it starts Qt's text drag, so re-dragging from the same
+        # start to fix the answer's end did nothing.
+        cursor = self.context_view.textCursor()
+        cursor.clearSelection()
+        self.context_view.setTextCursor(cursor)
         return True
 
     def _on_selection_finished(self) -> None:
