@@ -4112,58 +4112,63 @@
 <context>
     <name>QAEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="76"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="77"/>
         <source>Type a new question about this context</source>
         <translation>输入关于此上下文的新问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="78"/>
         <source>Add &amp;question</source>
         <translation>添加问题(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="102"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="103"/>
         <source>&amp;No answer in this context (SQuAD v2)</source>
         <translation>此上下文中没有答案(SQuAD v2)(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="105"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="106"/>
         <source>&amp;Use selection as answer (Enter)</source>
         <translation>将选中文本作为答案(回车)(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="120"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="121"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="145"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="146"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="147"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="148"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="149"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="150"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="204"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="209"/>
+        <source>The selection holds only spaces: select the words of the answer.</source>
+        <translation>所选内容只有空格：请选中答案的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="214"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="223"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="239"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="226"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="265"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="242"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="281"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>

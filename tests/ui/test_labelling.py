@@ -916,12 +916,13 @@ def test_a_qa_answer_after_crlf_or_emoji_is_stored_and_highlighted_where_it_is(q
     # the recorded selection is cleared (sweep_qalabel 3); the answer is shaded where it is
     assert [m.cursor.selectedText() for m in view.extraSelections()] == ["Paris"]
     assert session.project.gold("train", 1) == {"text": ["Paris"], "answer_start": [start]}
-    # a selection over a line end keeps the whole CRLF
+    # a selection over a line end keeps the whole CRLF (the line end inside the answer: one at its
+    # end is trimmed like any whitespace there)
     editor.go_to(1)
-    end = len(shown[: shown.index("End")].encode("utf-16-le")) // 2
+    end = len(shown[: shown.index("End")].encode("utf-16-le")) // 2 + len("End")
     _select(view, at, end, qtbot)
     gold = session.project.gold("train", 1)
-    assert gold["answer_start"] == [start] and gold["text"] == [context[start: context.index("End")]]
+    assert gold["answer_start"] == [start] and gold["text"] == [context[start: context.index("End") + len("End")]]
 
 
 def test_renaming_a_bio_tag_renames_its_entity_type_as_one_undo_step(qtbot, session_factory, monkeypatch):
@@ -1042,3 +1043,38 @@ def test_re_dragging_from_inside_the_answer_makes_a_new_answer(qtbot, session_fa
     assert [m.cursor.selectedText() for m in view.extraSelections()] == ["France"]
     _drag(view, start, len(context), qtbot)  # the same start, the end moved past the full stop
     assert session.project.gold("train", 0) == {"text": ["France."], "answer_start": [start]}
+
+
+def test_a_qa_answer_is_trimmed_and_spaces_alone_are_refused(qtbot, session_factory):
+    """sweep_qalabel 1: a selection of two spaces was stored as the answer (shown as an empty one,
+    trained as an inverted span), and a word taken with Ctrl+Shift+Right kept its trailing space."""
+    context = "Second line  with  double spaces."
+    rows = [{"id": "q1", "context": context, "question": "Q1?", "answers": None}]
+    session = session_factory("qa", None, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    said = []
+    page.status_message.connect(said.append)
+    view = editor.context_view
+
+    def choose(start: int, end: int) -> None:
+        cursor = view.textCursor()
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        view.setTextCursor(cursor)
+        qtbot.keyClick(editor, Qt.Key.Key_Return)
+
+    spaces = context.index("  ")
+    choose(spaces, spaces + 2)
+    assert session.project.gold("train", 0) is None
+    assert said == ["The selection holds only spaces: select the words of the answer."]
+    # a word with the spaces on both sides: the answer is the word, its start moved onto it
+    choose(spaces, context.index("double"))
+    assert session.project.gold("train", 0) == {"text": ["with"], "answer_start": [context.index("with")]}
+    # the keyboard's word selection (Ctrl+Home, Ctrl+Shift+Right) keeps the trailing space: trimmed too
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert view.textCursor().selectedText() == "Second "
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert session.project.gold("train", 0) == {"text": ["Second"], "answer_start": [0]}

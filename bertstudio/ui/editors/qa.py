@@ -2,8 +2,8 @@
 
 The context is a read-only text view; releasing the mouse over a selection
 (or pressing Enter) records ``{"text": [selected], "answer_start": [start]}``,
-then clears the selection (the answer stays shaded), with the start as a Python string index
-into the context, so
+trimmed of whitespace at both ends (a selection of spaces alone is refused), then clears the
+selection (the answer stays shaded), with the start as a Python string index into the context, so
 ``context[start:start + len(text)] == text`` exactly (Qt counts UTF-16 units and
 makes a CRLF one break; ``text_positions`` converts). The questions that share the context are listed and
 new ones can be added; "no answer" stores empty lists (SQuAD v2). A selection
@@ -197,10 +197,19 @@ class QAEditor(KindEditor):
 
     # -- edits -------------------------------------------------------------------------------
     def set_answer(self, start: int, end: int) -> None:
-        """Record context[start:end] (Python indices) as the answer of the current question."""
+        """Record context[start:end] (Python indices) as the answer of the current question, trimmed
+        of whitespace at both ends: a word selected with Ctrl+Shift+Right keeps its trailing space,
+        and a selection of spaces alone was stored as an answer no model can give (its tokens map
+        to an inverted span, and SQuAD's normalisation makes it "")."""
         if self.row < 0 or start >= end:
             return
         text = self.context[start:end]
+        answer = text.strip()
+        if not answer:
+            self.message_shown.emit(self.tr("The selection holds only spaces: select the words of the answer."))
+            return
+        start += len(text) - len(text.lstrip())
+        text = answer
         self.set_gold({"text": [text], "answer_start": [start]},
                       self.tr("Answer row %1 with '%2'").replace("%1", str(self.row + 1)).replace("%2", text[:40]))
 
