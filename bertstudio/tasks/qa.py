@@ -118,11 +118,7 @@ class QuestionAnsweringTask:
                         )
                 elif answers["text"]:
                     a_start = int(answers["answer_start"][0])
-                    a_end = a_start + len(answers["text"][0])
-                    if off[ctx[0], 0] <= a_start and off[ctx[-1], 1] >= a_end:
-                        # First context token ending after the answer starts, last starting before it ends.
-                        start_tok = int(ctx[np.argmax(off[ctx, 1] > a_start)])
-                        end_tok = int(ctx[len(ctx) - 1 - np.argmax(off[ctx[::-1], 0] < a_end)])
+                    start_tok, end_tok = answer_tokens(off, ctx, a_start, a_start + len(answers["text"][0]))
                 starts.append(start_tok)
                 ends.append(end_tok)
             out["offset_mapping"] = offsets_out
@@ -190,6 +186,24 @@ class QuestionAnsweringTask:
         """The span's start + end logit (higher is surer; not a probability)."""
         value = prediction.get("score")
         return float(value) if value is not None else None
+
+
+def answer_tokens(offsets: np.ndarray, ctx: np.ndarray, a_start: int, a_end: int) -> tuple[int, int]:
+    """The (start, end) token of the answer ``context[a_start:a_end]`` in one window, from the
+    tokens' character ``offsets`` and the indices ``ctx`` of the window's context tokens; (0, 0),
+    [CLS] ("no answer here"), when the window does not hold the answer's tokens. One rule for an
+    answer outside the window and for one that covers no token (spaces between two words,
+    characters the tokenizer drops): mapped like the others it gave start > end, an inverted
+    span no decoder can produce, and the model was trained on it."""
+    if not len(ctx) or offsets[ctx[0], 0] > a_start or offsets[ctx[-1], 1] < a_end:
+        return 0, 0
+    # First context token ending after the answer starts, last starting before it ends.
+    after, before = offsets[ctx, 1] > a_start, offsets[ctx, 0] < a_end
+    if not after.any() or not before.any():
+        return 0, 0
+    start_tok = int(ctx[np.argmax(after)])
+    end_tok = int(ctx[len(ctx) - 1 - np.argmax(before[::-1])])
+    return (start_tok, end_tok) if start_tok <= end_tok else (0, 0)
 
 
 def record_null_answers(model: Any, train_set: ExampleSet) -> None:

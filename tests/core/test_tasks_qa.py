@@ -151,6 +151,22 @@ def test_unanswerable_question_trains_on_cls(tok):
     assert enc["start_positions"][3:] == [0, 0, 0] and enc["end_positions"][3:] == [0, 0, 0]
 
 
+def test_an_answer_that_covers_no_token_trains_as_no_answer_here(tok):
+    """sweep_qalabel 1: the gold "  " between "line" and "with" mapped to start "with" and end
+    "line", an inverted span no decoder can produce, and was trained on. Like an answer outside
+    the window it now points at [CLS]; the real answer beside it still maps to its tokens."""
+    context = "second line  with  double dogs"
+    rows = [{"id": "ws", "context": context, "question": "what",
+             "answers": {"text": ["  "], "answer_start": [context.index("  ")]}},
+            {"id": "ok", "context": context, "question": "what",
+             "answers": {"text": ["with"], "answer_start": [context.index("with")]}}]
+    enc = get_task("qa").encode(from_records("qa", rows), tok, max_length=32, label2id={})
+    assert enc["example_index"] == [0, 1]
+    assert enc["start_positions"][0] == enc["end_positions"][0] == 0
+    start, end = enc["start_positions"][1], enc["end_positions"][1]
+    assert start == end > 0 and enc[1]["offset_mapping"][start] == [context.index("with"), context.index("with") + 4]
+
+
 def test_batched_span_search_equals_brute_force(tok):
     """With n_best covering every token, the vectorised search must find the same span
     as checking every (start, end) pair of every window by hand."""
