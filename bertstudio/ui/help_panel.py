@@ -106,6 +106,9 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
         ]
     return [
         (QCoreApplication.translate("HelpPanel", "select with the mouse"), QCoreApplication.translate("HelpPanel", "the selection becomes the answer")),
+        # the keyboard's way to an answer, said nowhere on the page (sweep_qalabel 5)
+        (QCoreApplication.translate("HelpPanel", "Tab to the context, then Shift+arrows"),
+         QCoreApplication.translate("HelpPanel", "select the answer by keyboard; Enter uses it")),
         (QCoreApplication.translate("HelpPanel", "Enter"), QCoreApplication.translate("HelpPanel", "use the current selection as the answer")),
         (QCoreApplication.translate("HelpPanel", "N"), QCoreApplication.translate("HelpPanel", "toggle 'no answer'")),
         (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the answer")),

@@ -2122,7 +2122,7 @@
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="103"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="113"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="116"/>
         <source>S or Space</source>
         <translation>S 或 Space</translation>
     </message>
@@ -2251,7 +2251,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="114"/>
         <source>Backspace</source>
         <translation>Backspace</translation>
     </message>
@@ -2316,32 +2316,42 @@
         <translation>选择多个词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="121"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
+        <source>Tab to the context, then Shift+arrows</source>
+        <translation>按 Tab 到上下文，再按 Shift+方向键</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
+        <source>select the answer by keyboard; Enter uses it</source>
+        <translation>用键盘选择答案；按 Enter 采用</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="124"/>
         <source>Keyboard</source>
         <translation>键盘</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="130"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="133"/>
         <source>Tab / Shift+Tab</source>
         <translation>Tab / Shift+Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="131"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="134"/>
         <source>move between a page&apos;s controls; tables and text boxes let Tab go on</source>
         <translation>在页面控件之间移动；表格和文本框不会拦住 Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="133"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="136"/>
         <source>in the Data and Runs tables: open the row or run</source>
         <translation>在数据表和运行表中：打开该行或该运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="135"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="138"/>
         <source>Start training (Train page)</source>
         <translation>开始训练（训练页）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="140"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="143"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
@@ -2352,7 +2362,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="115"/>
         <source>↑ / ↓, Page Up / Page Down</source>
         <translation>↑ / ↓、Page Up / Page Down</translation>
     </message>
@@ -2368,7 +2378,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="115"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="118"/>
         <source>undo / redo</source>
         <translation>撤销 / 重做</translation>
     </message>
@@ -2385,38 +2395,38 @@
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="33"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="92"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="132"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="135"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
         <source>use the current selection as the answer</source>
         <translation>将当前选中的文本作为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="113"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="113"/>
         <source>toggle &apos;no answer&apos;</source>
         <translation>切换“无答案”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="114"/>
         <source>clear the answer</source>
         <translation>清除答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="115"/>
         <source>previous / next question</source>
         <translation>上一个 / 下一个问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="113"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="116"/>
         <source>skip to the next unanswered question</source>
         <translation>跳到下一个未回答的问题</translation>
     </message>
@@ -5460,7 +5470,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="162"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="165"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>

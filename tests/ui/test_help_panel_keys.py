@@ -37,3 +37,10 @@ def test_the_keys_are_named_as_macos_names_them(qapp, monkeypatch):
 def test_elsewhere_the_keys_and_the_move_on_mnemonic_are_listed(qapp):
     keys = [k for k, _ in help_panel.shortcuts("sentence", ["neg", "pos"], assistant=True)]
     assert "Ctrl+Z / Ctrl+Shift+Z" in keys and "Ctrl+T" in keys and "Alt+M" in keys
+
+
+def test_the_qa_help_says_how_to_choose_an_answer_by_keyboard(qapp):
+    """sweep_qalabel 5: the QA help named only the mouse for choosing an answer, though Tab to the
+    context, Shift+arrows and Enter work."""
+    said = dict(help_panel.shortcuts("qa"))
+    assert "Enter" in said["Tab to the context, then Shift+arrows"]
