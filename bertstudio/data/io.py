@@ -18,6 +18,7 @@ from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import decode, parse_json, read_bytes
 from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import read_jsonl, suggest_jsonl, write_jsonl
+from bertstudio.data.formats.plaintext import line_words, read_text
 from bertstudio.data.formats.squad import read_squad, write_squad
 from bertstudio.data.formats.cells import unescape_cell, written_escaped
 from bertstudio.data.formats.table import (
@@ -43,7 +44,8 @@ from bertstudio.data.glue import (
 from bertstudio.data.kinds import require_kind
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 
-FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
+FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad", "text")
+WRITTEN_FORMATS = tuple(f for f in FORMATS if f != "text")  # plain text is read only: it keeps no tags
 _EXT = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".conllu": "conllu",
     ".conll": "conll", ".iob": "conll", ".bio": "conll", ".json": "squad",
@@ -64,7 +66,9 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: s
     """The format of ``path``: a benchmark preset location first (unless ``presets`` is
     False), then the extension, then the content. ``kind``: the task the rows are for; for
     tagging, one token per line with blank lines between sentences is unlabelled CoNLL (a
-    one-column text file would otherwise read as a table of one-word sentences)."""
+    one-column text file would otherwise read as a table of one-word sentences), and any other
+    .txt is plain text, one sentence a line (a table cannot hold tagging rows: "Hello , world"
+    read as two CSV columns and was then refused)."""
     if presets and preset_for_path(path) is not None:
         return "glue"
     ext = Path(path).suffix.lower()
@@ -96,6 +100,8 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: s
         return "conll"
     if kind == "tagging" and "" in lines[:-1] and body and all(len(ln.split()) == 1 for ln in body[:50]):
         return "conll"
+    if kind == "tagging" and ext == ".txt":
+        return "text"
     tabs = sum(ln.count("\t") for ln in body[:50])
     commas = sum(ln.count(",") for ln in body[:50])
     return "tsv" if tabs >= 1 and tabs * 3 >= commas or ext == ".txt" and tabs else ("csv" if commas else "tsv")
@@ -176,6 +182,9 @@ def read_with(
             es = read_conll(path, conllu=fmt == "conllu", tag_scheme=spec.tag_scheme, strict_bio=spec.strict_bio,
                             labels=labels, require_labels=require_labels,
                             columns=dict(columns) if columns else None)  # type: ignore[arg-type]
+        elif fmt == "text":
+            require_kind("tagging", spec.kind, path=path, what="this file")  # one sentence a line: words to tag
+            es = read_text(path, require_labels=require_labels)
         else:
             es = read_squad(path, require_labels=require_labels)
     require_kind(es.kind, spec.kind, path=path, what="this file")
@@ -335,7 +344,7 @@ def save_examples(
     elif fmt == "squad":
         write_squad(examples, path)
     else:
-        raise ConfigError(f"unknown format {fmt!r}", expected=" | ".join(FORMATS))
+        raise ConfigError(f"unknown format {fmt!r}", expected=" | ".join(WRITTEN_FORMATS))
 
 
 def _file_columns(examples: ExampleSet, columns: Mapping[str, str] | None) -> dict[str, str] | None:
@@ -438,6 +447,12 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         kind, mapping = suggest_jsonl(objs) if names else (None, {})
         rows = [[_cell(o.get(k)) for k in names] for o in objs]
         return Preview(str(path), fmt, names, rows, True, kind, dict(mapping), problem=problem)
+    if fmt == "text":  # the first sentences, as read_text splits them
+        sentences = [words for words in map(line_words, text.split("\n")) if words][:n]
+        if not sentences:
+            raise DataError("no sentences found", path=path, expected="one sentence a line")
+        return Preview(str(path), fmt, ["tokens", "tags"], [[" ".join(w), ""] for w in sentences], True, "tagging",
+                       {"tokens": "tokens", "tags": "tags"})
     if fmt in ("conll", "conllu"):
         es = load_examples(path, fmt=fmt)
         rows = [[" ".join(t), " ".join(g or [])] for t, g in zip(es.dataset[:n]["tokens"], es.dataset[:n]["tags"])]

@@ -65,6 +65,9 @@ class KindSpec:
     view_columns: tuple[str, ...] = ()  # what a table of examples shows, in order
     table_format: bool = False  # fits a delimited table (CSV, TSV, the GLUE layouts)
     save_format: str = "jsonl"  # the lossless default file format when writing
+    # the files this kind's examples are read from, in words, for a refusal of another (no brackets:
+    # it is said inside the error's "(expected ...)"); "" says nothing more than the format names
+    files: str = ""
     headline: tuple[str, ...] = ()  # the columns one line about the example shows
     key_column: str | None = None  # a column whose values identify rows (unique per file)
     fill: Mapping[str, Any] | None = None  # value of a column a record leaves out (None: missing)
@@ -156,6 +159,8 @@ _BUILTIN = (
         datasets.Features({"tokens": datasets.Sequence(_STR), "tags": datasets.Sequence(_STR)}), "tags", TAGS,
         inputs=("tokens",), text_columns=("tokens",), view_columns=("tokens", "tags"), headline=("tokens",),
         save_format="conll",
+        files="a CoNLL file with one word per line and a blank line between sentences, JSON Lines with a "
+              "tokens list, or plain text with one sentence per line",
     ),
     KindSpec(
         "qa", ("id", "title", "context", "question", "answers"),
@@ -163,6 +168,7 @@ _BUILTIN = (
         "answers", ANSWERS, inputs=("question", "context"), text_columns=("question", "context", "title"),
         view_columns=("question", "context", "answers", "title"), headline=("question",), save_format="squad",
         key_column="id", fill={"title": ""},
+        files="SQuAD JSON, or JSON Lines with context, question and answers",
     ),
 )
 

@@ -7,32 +7,22 @@ word-segmented corpus (CTB style) has words of several characters. So a run of i
 split per character only where the model's training tokens were single characters
 (:func:`record_cjk_words` keeps that with the model); elsewhere it stays one word, and the
 caller says so (:func:`whole_cjk_words`). No library reads typed words this way for a
-word-level tagger, hence this module. Qt-free and torch-free: the Playground imports it.
+word-level tagger, hence this module (the ideograph rule itself is the plain-text reader's,
+:mod:`bertstudio.data.formats.plaintext`). Qt-free and torch-free: the Playground imports it.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from bertstudio.data.formats.plaintext import IDEOGRAPH, IDEOGRAPH_CLASS, split_ideographs
 from bertstudio.tasks.limits import model_config
 
-# BERT's BasicTokenizer._is_chinese_char ranges (CJK Unified Ideographs, extensions A-E,
-# compatibility ideographs and their supplement); kana and hangul are not among them
-_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
-           (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
-_CLASS = "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _RANGES) + "]"  # the same text in Python's re and RE2
-_IDEOGRAPH = re.compile(_CLASS)
+_CLASS, _IDEOGRAPH = IDEOGRAPH_CLASS, IDEOGRAPH  # one copy of the rule, shared with the plain-text reader
 
 # config.json's bertstudio["cjk_words"]: what a tagging model's training tokens holding ideographs were
 CJK_WORDS = ("chars", "words")
-
-
-def split_ideographs(word: str) -> list[str]:
-    """``word`` with each CJK ideograph a word of its own, as BERT's BasicTokenizer cuts it
-    (``北京2008`` -> ``北``, ``京``, ``2008``)."""
-    return [p for p in re.split(f"({_CLASS})", word) if p]
 
 
 def read_words(text: str, cjk_words: str | None) -> list[str]:

@@ -28,7 +28,7 @@ import logging
 import os
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -64,7 +64,18 @@ from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 log = logging.getLogger(__name__)
 BIG_FILE = 1 << 20  # bytes; bigger files load on a worker thread (a 1 MB JSONL reads in about 0.05 s)
 QUICK_FILE = 256 << 10  # bytes; a file this small is read at once even while the survey reads it
-FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
+FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")  # what Export writes too
+READ_FORMATS = FORMATS + ("text",)  # plain text, one sentence a line: read for tagging, never written
+TABLES = ("csv", "tsv")
+# What a project of a kind that no table can hold reads, said when the file is a table (said before
+# Import: the dialog offered a Tokens column whose choice the reader then refused)
+TABLE_REFUSALS = {
+    "tagging": QT_TRANSLATE_NOOP("ImportDialog", "A table (CSV, TSV) cannot hold a tagging project's examples: import "
+                                 "CoNLL (one word per line, a blank line between sentences), JSON Lines with a tokens "
+                                 "list, or plain text (.txt) with one sentence per line."),
+    "qa": QT_TRANSLATE_NOOP("ImportDialog", "A table (CSV, TSV) cannot hold a question answering project's examples: "
+                            "import SQuAD JSON, or JSON Lines with context, question and answers."),
+}
 # File columns the user maps, per kind (required first); formats with a fixed layout need none.
 MAPPED: dict[str, tuple[str, ...]] = {
     "sentence": ("text", "label"),
@@ -83,7 +94,7 @@ def optional_columns(kind: str) -> set[str]:
     from bertstudio.data.kinds import get_spec
 
     return set(MAPPED[kind]) - set(get_spec(kind).inputs)
-FIXED_LAYOUT = {"glue", "conll", "conllu", "squad"}
+FIXED_LAYOUT = {"glue", "conll", "conllu", "squad", "text"}
 _NONE = "—"
 
 
@@ -127,7 +138,7 @@ class ImportDialog(QDialog):
         self.format_combo = QComboBox()
         self.format_combo.setObjectName("formatCombo")
         self.format_combo.addItem(self.tr("detect"), "auto")
-        for fmt in FORMATS:
+        for fmt in READ_FORMATS:
             self.format_combo.addItem(fmt, fmt)
         self.format_combo.activated.connect(lambda _i: self._on_format_chosen())  # which also forgets a load
         # Whether a CSV/TSV's first row names the columns: guessed by the reader, shown, and the
@@ -315,8 +326,11 @@ class ImportDialog(QDialog):
         self.preview_table.resizeColumnsToContents()
         for column in range(self.preview_model.columnCount()):
             self.preview_table.setColumnWidth(column, min(self.preview_table.columnWidth(column), 520))
+        refused = self.table_refused()
         for column, combo in self.mapping.items():
             combo.clear()
+            if refused:
+                continue  # no column of a table can be read for this kind: none is offered
             if column in self.optional:
                 combo.addItem(_NONE, None)
             wanted = info.suggested_columns.get(column)
@@ -340,6 +354,10 @@ class ImportDialog(QDialog):
             self.target.set_split(found_split[1])
         self._update_mapping_enabled()
         self._show_unread()
+        if refused:
+            self.status_label.setText(self.table_refusal())
+            self._set_ok_enabled(False)
+            return
         self._survey_timer.start()
         mismatch = info.suggested_kind and info.suggested_kind != self.kind and info.format in FIXED_LAYOUT
         status = self.tr("Format: %1 · this file looks like %2 data").replace("%1", info.format).replace(
@@ -357,11 +375,23 @@ class ImportDialog(QDialog):
             return
         self._set_ok_enabled(True)
 
+    def table_refused(self) -> bool:
+        """True when the previewed file is a table and the project's kind fits none (tagging, QA)."""
+        return (self.preview_info is not None and self.preview_info.format in TABLES
+                and not get_spec(self.kind).table_format)
+
+    def table_refusal(self) -> str:
+        """The line that says what this project reads instead of a table, in the window's language."""
+        text = TABLE_REFUSALS.get(self.kind)
+        if text is None:
+            return self.tr("A table (CSV, TSV) cannot hold this project's examples: choose another format.")
+        return QCoreApplication.translate("ImportDialog", text)
+
     def unread_columns(self) -> list[str]:
         """The previewed file's columns that no column of the mapping reads (a CSV's id or note):
         the project does not keep them, so the person hears it before Import, not after an export."""
         info = self.preview_info
-        if info is None or info.format in FIXED_LAYOUT or self.preset_combo.currentData():
+        if info is None or info.format in FIXED_LAYOUT or self.preset_combo.currentData() or self.table_refused():
             return []
         used = {combo.currentData() for combo in self.mapping.values()}
         return [title for i, (name, title) in enumerate(zip(info.columns, self.column_titles()))
@@ -392,7 +422,7 @@ class ImportDialog(QDialog):
 
     def _update_mapping_enabled(self) -> None:
         fixed = (self.format_combo.currentData() in FIXED_LAYOUT) or bool(self.preset_combo.currentData())
-        self.mapping_box.setEnabled(not fixed)
+        self.mapping_box.setEnabled(not fixed and not self.table_refused())
         self.mapping_box.setTitle(self.tr("Columns (set by the format or preset)") if fixed
                                   else self.tr("Columns (what each column of the file holds)"))
 
@@ -436,7 +466,8 @@ class ImportDialog(QDialog):
     def _start_survey(self) -> None:
         """Read and count the whole file with the current options, on the worker."""
         path = self.path_edit.text().strip()
-        if path and self.preview_info is not None and not self.error_label.text() and not self._waiting:
+        if (path and self.preview_info is not None and not self.error_label.text() and not self._waiting
+                and not self.table_refused()):
             options = self.load_options()
             if not self._missing_columns(options):
                 self.survey.start(path, options)
@@ -449,6 +480,9 @@ class ImportDialog(QDialog):
         self.error_label.clear()
         if self._loaded is not None:  # the label step was shown: the user has chosen
             self._store(self._loaded)
+            return
+        if self.table_refused():  # Import is off; said again, never read into the reader's refusal
+            self.show_error(self.table_refusal())
             return
         options = self.load_options()
         missing = self._missing_columns(options)

@@ -2434,229 +2434,244 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="96"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="261"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="107"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="272"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="129"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="140"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="397"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="176"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="427"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="171"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="171"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="171"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="131"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="73"/>
+        <source>A table (CSV, TSV) cannot hold a tagging project&apos;s examples: import CoNLL (one word per line, a blank line between sentences), JSON Lines with a tokens list, or plain text (.txt) with one sentence per line.</source>
+        <translation>表格（CSV、TSV）无法容纳词元标注项目的样例：请导入 CoNLL（每行一个词，句子之间空一行）、带 tokens 列表的 JSON Lines，或每行一句的纯文本（.txt）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="76"/>
+        <source>A table (CSV, TSV) cannot hold a question answering project&apos;s examples: import SQuAD JSON, or JSON Lines with context, question and answers.</source>
+        <translation>表格（CSV、TSV）无法容纳问答项目的样例：请导入 SQuAD JSON，或带 context、question 和 answers 的 JSON Lines。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
         <source>First row holds the column &amp;names</source>
         <translation>第一行是列名(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
         <source>Fo&amp;rmat:</source>
         <translation>格式(&amp;R):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="167"/>
         <source>&amp;GLUE preset:</source>
         <translation>GLUE 预设(&amp;G):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="157"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
         <source>Into &amp;split:</source>
         <translation>加入数据划分(&amp;S):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="208"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="219"/>
         <source>&amp;Import</source>
         <translation>导入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="215"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="226"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="262"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="273"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="325"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="339"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="345"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="363"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="349"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="367"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="355"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="373"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="378"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="387"/>
+        <source>A table (CSV, TSV) cannot hold this project&apos;s examples: choose another format.</source>
+        <translation>表格（CSV、TSV）无法容纳此项目的样例：请选择其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="408"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="382"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="412"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="396"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="426"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="403"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="433"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="405"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="435"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="456"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="490"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="481"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="515"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="517"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="541"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="575"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="543"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="577"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="559"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="593"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="576"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="610"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="616"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="650"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="617"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="651"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="621"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="655"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="624"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="658"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="627"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="661"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="629"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="663"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>

@@ -256,3 +256,48 @@ def test_a_preview_refuses_an_unknown_format_instead_of_reading_squad(tmp_path):
     with pytest.raises(ConfigError, match="unknown format 'xml'") as caught:
         preview(f, fmt="xml")
     assert str(f) in str(caught.value)
+
+
+def test_a_text_file_reads_as_one_unlabelled_sentence_per_line_for_tagging(tmp_path: Path) -> None:
+    """Sweep qalabel #2: a .txt of sentences, one a line, read for tagging as a CSV (for its
+    commas: "Hello , world" was two columns) and then refused. Each non-empty line is a sentence,
+    its words split at whitespace, unlabelled as an unlabelled CoNLL sentence reads; Chinese
+    without spaces is one word per ideograph, as the Playground reads typed Chinese."""
+    from bertstudio.errors import ConfigError
+
+    path = tmp_path / "sents.txt"
+    path.write_text("John Smith lives in New York .\n\n  Hello ,  world  \r\n北京欢迎你\n在2008年\n北京 欢迎你\n",
+                    encoding="utf-8")
+    assert detect_format(path) == "csv"  # without a kind: unchanged
+    assert detect_format(path, kind="tagging") == "text"
+    es = load_examples(path, kind="tagging")
+    assert es.dataset["tokens"] == [["John", "Smith", "lives", "in", "New", "York", "."], ["Hello", ",", "world"],
+                                    ["北", "京", "欢", "迎", "你"], ["在", "2008", "年"], ["北京", "欢迎你"]]
+    conll = tmp_path / "same.conll"  # the same sentences as unlabelled CoNLL: the same rows
+    conll.write_text("\n\n".join("\n".join(t) for t in es.dataset["tokens"]) + "\n", encoding="utf-8")
+    assert es.dataset.to_list() == load_examples(conll, kind="tagging").dataset.to_list()
+    assert es.dataset["tags"] == [None] * 5 and es.labels == []
+    shown = preview(path, kind="tagging")
+    assert (shown.format, shown.suggested_kind, shown.rows[2]) == ("text", "tagging", ["北 京 欢 迎 你", ""])
+    # other kinds read the same .txt as before: a table
+    assert detect_format(path, kind="sentence") == detect_format(path, kind="qa") == "csv"
+    with pytest.raises(ConfigError, match="holds tagging examples, not sentence"):
+        load_examples(path, kind="sentence", fmt="text")
+
+
+@pytest.mark.parametrize(("kind", "says"), [("tagging", "plain text with one sentence per line"),
+                                            ("qa", "SQuAD JSON, or JSON Lines with context, question and answers")])
+def test_a_table_read_for_a_kind_no_table_holds_says_what_to_use_in_one_line(tmp_path: Path, kind, says) -> None:
+    """Sweep qalabel #2: "a ','-delimited table cannot hold tagging examples (expected sentence or pair
+    or regression (use CoNLL/JSONL for tagging, SQuAD JSON for QA))": nested brackets, the code's kind
+    names. One line: the file, the problem, what to use."""
+    from bertstudio.errors import ConfigError
+
+    path = tmp_path / "t.csv"
+    path.write_text("text,label\nHello world,O\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_examples(path, kind=kind, columns={"tokens": 0} if kind == "tagging" else {"context": 0})
+    said = str(caught.value)
+    assert said.startswith(f"{path}: a comma-separated table cannot hold") and said.endswith(says + ")")
+    rest = said[len(str(path)):]
+    assert rest.count("(") == rest.count(")") == 1 and "regression" not in rest and f" {kind} " not in rest

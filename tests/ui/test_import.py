@@ -456,3 +456,44 @@ def test_a_one_sentence_score_file_imports_into_a_regression_project(qtbot, sess
     assert imported.args == ["train", 3] and not dialog.error_label.text()
     assert session.project.row("train", 1) == {"text": "a dull film", "text_pair": "", "label": 12.5}
     assert import_dialog.optional_columns("pair") == {"label"}  # a pair's second text stays required
+
+
+def test_a_text_file_of_sentences_imports_into_a_tagging_project(qtbot, session_factory, tmp_path):
+    """Sweep qalabel #2: sentences one a line in a .txt were shown as a CSV (for the commas of
+    "Hello , world"), and the only way in was a hand-made CoNLL file. Each line is now an unlabelled
+    sentence, words split at spaces, Chinese without spaces one word per character."""
+    path = tmp_path / "sents.txt"
+    path.write_text("John Smith lives in New York .\nHello , world\n\n北京欢迎你\n", encoding="utf-8")
+    session = session_factory("tagging", ["O", "B-PER", "I-PER"], None)
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == "text" and _ok(dialog).isEnabled()
+    assert not dialog.mapping_box.isEnabled() and not dialog.error_label.text()
+    with qtbot.waitSignal(dialog.imported):
+        dialog.start_import()
+    assert [session.row("train", r) for r in range(3)] == [
+        {"tokens": ["John", "Smith", "lives", "in", "New", "York", "."], "tags": None},
+        {"tokens": ["Hello", ",", "world"], "tags": None}, {"tokens": ["北", "京", "欢", "迎", "你"], "tags": None}]
+    assert session.progress("train") == (0, 3) and session.labels() == ["O", "B-PER", "I-PER"]
+    assert "text" not in import_dialog.FORMATS  # the formats Export offers: plain text keeps no tags
+
+
+@pytest.mark.parametrize(("kind", "says"), [("tagging", "plain text (.txt)"), ("qa", "SQuAD JSON")])
+def test_a_table_in_a_project_no_table_fits_offers_no_column_and_says_what_it_reads(qtbot, session_factory, tmp_path,
+                                                                                      kind, says):
+    """Sweep qalabel #2: a CSV in a tagging project offered "column 1" for Tokens with Import on; the
+    reader then refused the choice the dialog had offered, with nested brackets and the code's kind
+    names. Now no column is offered, Import stays off, and the status line says what the project reads."""
+    path = tmp_path / "t.csv"
+    path.write_text("text,label\nHello world,O\n", encoding="utf-8")
+    session = session_factory(kind, None, None)
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == "csv" and not _ok(dialog).isEnabled()
+    assert [combo.count() for combo in dialog.mapping.values()] == [0] * len(dialog.mapping)
+    assert not dialog.mapping_box.isEnabled() and dialog.unread_label.isHidden() and not dialog.error_label.text()
+    status = dialog.status_label.text()
+    assert status == dialog.table_refusal() and says in status and "\n" not in status
+    dialog.start_import()
+    assert dialog.error_label.text() == status and session.split_size("train") == 0
+    dialog.reject()

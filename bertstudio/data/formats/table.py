@@ -38,7 +38,7 @@ from bertstudio.data.formats.common import (
     to_example_set,
 )
 from bertstudio.data.gold import MAX_SCORE, SCORE_RULE
-from bertstudio.data.kinds import KIND_SPECS, get_spec
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError
 
 # Header names that say which column is which (lower-cased), for sniffing and suggestions.
@@ -396,10 +396,6 @@ def gold_reading(kind: str | None, names: Sequence[str], rows: Sequence[Sequence
     return None
 
 
-def _table_kinds() -> list[str]:
-    return [name for name, spec in KIND_SPECS.items() if spec.table_format]
-
-
 def _resolve(col: str | int, names: Sequence[str] | None, n: int, path: Any, where: str) -> int:
     if isinstance(col, int) and not isinstance(col, bool):
         idx = col + n if col < 0 else col
@@ -490,8 +486,10 @@ def read_table(
     spec = get_spec(kind or _kind_of(mapping, names))
     kind = spec.name
     if not spec.table_format:
-        raise ConfigError(f"a {opts.delimiter!r}-delimited table cannot hold {kind} examples", path=path,
-                          expected=" or ".join(_table_kinds()) + " (use CoNLL/JSONL for tagging, SQuAD JSON for QA)")
+        # one line a person can act on: no nested brackets, no kind names of the code
+        table = {",": "comma-separated", "\t": "tab-separated"}.get(opts.delimiter, f"{opts.delimiter!r}-delimited")
+        raise ConfigError(f"a {table} table cannot hold this project's examples", path=path,
+                          expected=spec.files or "a format other than a table")
     unknown = set(mapping) - set(spec.columns)
     if unknown and not columns:  # the header's own columns, not a mapping the person gave
         found = ", ".join(repr(names[v] if isinstance(v, int) and names else v) for v in mapping.values())
