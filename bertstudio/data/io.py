@@ -91,6 +91,10 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: s
         return "squad" if '"data"' in text else "jsonl"
     lines = [ln.rstrip("\r") for ln in text.split("\n")[:200]]
     body = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
+    if (kind == "tagging" and ext == ".txt" and not any(ln.startswith("-DOCSTART-") for ln in lines)
+            and not any(a.strip() and b.strip() for a, b in zip(lines, lines[1:]))
+            and any(len(ln.split()) >= 2 for ln in body)):
+        return "text"  # sentences a blank line apart, no two lines together: no CoNLL (word and tag) file
     if body and all(len(ln.split("\t")) == 10 and ln.split("\t")[0].replace("-", "").replace(".", "").isdigit() for ln in body[:50]):
         return "conllu"
     if any(ln.startswith("-DOCSTART-") for ln in lines) or (

@@ -277,6 +277,12 @@ def test_a_text_file_reads_as_one_unlabelled_sentence_per_line_for_tagging(tmp_p
     conll.write_text("\n\n".join("\n".join(t) for t in es.dataset["tokens"]) + "\n", encoding="utf-8")
     assert es.dataset.to_list() == load_examples(conll, kind="tagging").dataset.to_list()
     assert es.dataset["tags"] == [None] * 5 and es.labels == []
+    apart = tmp_path / "apart.txt"  # short sentences a blank line apart read as CoNLL: "Good" tagged "morning"
+    apart.write_text("Good morning\n\nHello , world\n\nOK\n", encoding="utf-8")
+    assert load_examples(apart, kind="tagging").dataset["tokens"] == [["Good", "morning"], ["Hello", ",", "world"], ["OK"]]
+    kept = tmp_path / "train.txt"  # CoNLL-2003 saved as .txt stays CoNLL
+    kept.write_text("-DOCSTART- -X- -X- O\n\nEU NNP B-NP B-ORG\nrejects VBZ B-VP O\n", encoding="utf-8")
+    assert detect_format(kept, kind="tagging") == "conll"
     shown = preview(path, kind="tagging")
     assert (shown.format, shown.suggested_kind, shown.rows[2]) == ("text", "tagging", ["北 京 欢 迎 你", ""])
     # other kinds read the same .txt as before: a table
