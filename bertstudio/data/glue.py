@@ -465,7 +465,8 @@ def save_glue(examples: ExampleSet, path: str | os.PathLike[str], task: str | No
     (index columns get the row number) so the GLUE loader reads the file back unchanged."""
     name = task or examples.meta.get("glue_task")
     if not name:
-        raise ConfigError("no GLUE task given for a GLUE-format file", path=path, expected="glue_task=...")
+        raise ConfigError("these rows come from no GLUE task file, so there is no GLUE layout to write them in",
+                          path=path, expected="another format, such as JSON Lines")
     t = get_preset(name)
     n_labelled = len(examples) - examples.dataset.with_format("arrow")["label"].null_count
     labelled = n_labelled > 0

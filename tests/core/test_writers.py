@@ -470,3 +470,18 @@ def test_a_nul_is_refused_by_the_json_readers_and_by_every_writer(tmp_path: Path
         with pytest.raises(DataError, match="NUL character"):
             save_examples(es, tmp_path / f"out.{ext}")
         assert not (tmp_path / f"out.{ext}").exists(), ext
+
+
+def test_glue_without_a_task_is_refused_with_what_to_do_not_a_parameter(tmp_path: Path) -> None:
+    """Rows imported from a CSV carry no GLUE task: the refusal named the code parameter
+    ("expected glue_task=..."), which no one exporting from the app can give."""
+    from bertstudio.errors import ConfigError
+
+    es = from_records("sentence", [{"text": "good", "label": "positive"}])
+    out = tmp_path / "out.tsv"
+    with pytest.raises(ConfigError) as caught:
+        save_examples(es, out, fmt="glue")
+    message = caught.value.message
+    assert "glue_task" not in message and "=" not in message and "\n" not in message
+    assert message.startswith(str(out)) and "no GLUE task" in message and "JSON Lines" in message
+    assert not out.exists()
