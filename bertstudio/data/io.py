@@ -41,11 +41,27 @@ from bertstudio.data.glue import (
     refuse_release_layout,
     save_glue,
 )
-from bertstudio.data.kinds import require_kind
+from bertstudio.data.kinds import get_spec, require_kind
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 
 FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad", "text")
 WRITTEN_FORMATS = tuple(f for f in FORMATS if f != "text")  # plain text is read only: it keeps no tags
+
+
+def written_formats(kind: str, glue_task: str | None = None) -> tuple[str, ...]:
+    """The formats :func:`save_examples` writes ``kind`` rows in, in WRITTEN_FORMATS order: the
+    facts of the kind's spec each writer checks (a table's columns, CoNLL's tokens and tags, SQuAD's
+    qa columns), and GLUE only for rows that carry their GLUE task (whose file layout it writes).
+    An export offers these, not every format and then a refusal."""
+    spec = get_spec(kind)
+    try:
+        glue = bool(glue_task) and spec.table_format and get_preset(glue_task or "").kind == kind
+    except ConfigError:  # a task name no preset knows: no layout to write
+        glue = False
+    can = {"csv": spec.table_format, "tsv": spec.table_format, "jsonl": True, "glue": glue,
+           "conll": spec.save_format == "conll", "conllu": spec.save_format == "conll",
+           "squad": spec.save_format == "squad"}
+    return tuple(f for f in WRITTEN_FORMATS if can.get(f, False))
 _EXT = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".conllu": "conllu",
     ".conll": "conll", ".iob": "conll", ".bio": "conll", ".json": "squad",

@@ -19,10 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.data.io import columns_lost, save_format
+from bertstudio.data.io import columns_lost, save_format, written_formats
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
-from bertstudio.ui.import_dialog import FORMATS
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 
@@ -45,7 +44,9 @@ class ExportDialog(QDialog):
         self.format_combo = QComboBox()
         self.format_combo.setObjectName("exportFormatCombo")
         self.format_combo.addItem(self.tr("from the file name"), "auto")
-        for fmt in FORMATS:
+        # only what this project's rows can be written as: a sentence project was offered CoNLL, SQuAD and
+        # GLUE (without a task to give it) and each was refused after Export
+        for fmt in written_formats(session.project.kind, session.project.glue_task):
             self.format_combo.addItem(fmt, fmt)
         self.path_edit = QLineEdit()
         self.path_edit.setObjectName("exportPathEdit")

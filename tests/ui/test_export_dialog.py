@@ -1,0 +1,75 @@
+"""The Export dialog offers the formats the project's rows can be written in, and no other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.io import load_examples
+from bertstudio.data.project import Project
+from bertstudio.ui.export_dialog import ExportDialog
+from bertstudio.ui.session import ProjectSession
+
+ROWS = {
+    "sentence": [{"text": "good film", "label": "positive"}],
+    "tagging": [{"tokens": ["Ada", "wrote"], "tags": ["B-PER", "O"]}],
+    "qa": [{"id": "q1", "title": "", "context": "Ada wrote it.", "question": "Who wrote it?",
+            "answers": {"text": ["Ada"], "answer_start": [0]}}],
+}
+
+
+@pytest.fixture
+def open_session(tmp_path: Path) -> Any:
+    made: list[ProjectSession] = []
+
+    def build(kind: str, glue_task: str | None = None) -> ProjectSession:
+        labels = {"sentence": ["negative", "positive"], "tagging": ["B-PER", "I-PER", "O"]}.get(kind, [])
+        project = Project.create(tmp_path / f"p{len(made)}", name="p", kind=kind, labels=labels, glue_task=glue_task)
+        project.import_examples(from_records(kind, ROWS[kind], labels=labels or None), "train")
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        made.append(session)
+        return session
+
+    yield build
+    for session in made:
+        session.close()
+
+
+def _offered(dialog: ExportDialog) -> list[str]:
+    return [dialog.format_combo.itemData(i) for i in range(dialog.format_combo.count())]
+
+
+@pytest.mark.parametrize("kind, glue_task, formats", [
+    # a table kind without a GLUE task: no GLUE (it has no layout to write), no CoNLL, no SQuAD
+    ("sentence", None, ["auto", "csv", "tsv", "jsonl"]),
+    ("sentence", "SST-2", ["auto", "csv", "tsv", "jsonl", "glue"]),
+    # plain text is read for tagging, never written (it keeps no tags)
+    ("tagging", None, ["auto", "jsonl", "conll", "conllu"]),
+    ("qa", None, ["auto", "jsonl", "squad"]),
+])
+def test_export_offers_only_the_formats_the_project_can_write(qtbot, open_session, kind, glue_task, formats):
+    """A sentence project made from a CSV was offered GLUE, CoNLL, CoNLL-U and SQuAD, each refused
+    after Export (GLUE asking for "glue_task=...", which the dialog has no way to give)."""
+    dialog = ExportDialog(open_session(kind, glue_task), None, "train")
+    qtbot.addWidget(dialog)
+    assert _offered(dialog) == formats
+
+
+def test_every_format_offered_is_written(qtbot, open_session, tmp_path):
+    for kind, task in (("sentence", "SST-2"), ("tagging", None), ("qa", None)):
+        session = open_session(kind, task)
+        first = ExportDialog(session, None, "train")
+        qtbot.addWidget(first)
+        for fmt in _offered(first)[1:]:
+            dialog = ExportDialog(session, None, "train")
+            qtbot.addWidget(dialog)
+            out = tmp_path / f"{kind}-{fmt}.out"
+            dialog.path_edit.setText(str(out))
+            dialog.format_combo.setCurrentIndex(dialog.format_combo.findData(fmt))
+            assert dialog.export(), (kind, fmt, dialog.error_label.text())
+            back = load_examples(out, fmt=fmt, kind=kind, **({"glue_task": task} if fmt == "glue" else {}))
+            assert back.dataset.to_list() == session.project.examples("train").dataset.to_list(), (kind, fmt)
