@@ -64,8 +64,8 @@ from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 log = logging.getLogger(__name__)
 BIG_FILE = 1 << 20  # bytes; bigger files load on a worker thread (a 1 MB JSONL reads in about 0.05 s)
 QUICK_FILE = 256 << 10  # bytes; a file this small is read at once even while the survey reads it
-FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")  # what Export writes too
-READ_FORMATS = FORMATS + ("text",)  # plain text, one sentence a line: read for tagging, never written
+# data.io.FORMATS, written out so that opening the dialog imports no reader (Export asks data.io.written_formats)
+READ_FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad", "text")
 TABLES = ("csv", "tsv")
 # What a project of a kind that no table can hold reads, said when the file is a table (said before
 # Import: the dialog offered a Tokens column whose choice the reader then refused)

@@ -475,7 +475,9 @@ def test_a_text_file_of_sentences_imports_into_a_tagging_project(qtbot, session_
         {"tokens": ["John", "Smith", "lives", "in", "New", "York", "."], "tags": None},
         {"tokens": ["Hello", ",", "world"], "tags": None}, {"tokens": ["北", "京", "欢", "迎", "你"], "tags": None}]
     assert session.progress("train") == (0, 3) and session.labels() == ["O", "B-PER", "I-PER"]
-    assert "text" not in import_dialog.FORMATS  # the formats Export offers: plain text keeps no tags
+    from bertstudio.data.io import written_formats
+
+    assert "text" not in written_formats("tagging")  # the formats Export offers: plain text keeps no tags
 
 
 @pytest.mark.parametrize(("kind", "says"), [("tagging", "plain text (.txt)"), ("qa", "SQuAD JSON")])
@@ -497,3 +499,12 @@ def test_a_table_in_a_project_no_table_fits_offers_no_column_and_says_what_it_re
     dialog.start_import()
     assert dialog.error_label.text() == status and session.split_size("train") == 0
     dialog.reject()
+
+
+def test_the_dialog_offers_every_format_the_core_reads():
+    """The dialog keeps its own copy of the reader's list (opening it imports no reader); the two
+    lists are one fact."""
+    from bertstudio.data.io import FORMATS
+    from bertstudio.ui.import_dialog import READ_FORMATS
+
+    assert READ_FORMATS == FORMATS
