@@ -458,7 +458,10 @@ class AssistantState(TrainerJobs, ShownModel):
                 temperature=self.settings.temperature)
             self._prior = self._prior0 = self._zero_shot.head()
             if self.settings.self_train:
-                self._prior0 = F.self_train(pool.features, self._prior, exclude=np.zeros(0, np.int64))
+                with self._lock:  # no labels, but the audit's rows are never pseudo-labelled
+                    reserved = self._queue.audit_reserved()
+                reserved = reserved[reserved < len(pool.features)]
+                self._prior0 = F.self_train(pool.features, self._prior, exclude=reserved)
                 self._refresh_prior()
         vectors = pool.vectors if pool.vectors is not None else sentence_vectors(pool.words)
         if vectors is not None and not self._queue.spread:
@@ -499,7 +502,9 @@ class AssistantState(TrainerJobs, ShownModel):
         rows = [rows[i] for i in keep]
         y = np.array([index[values[i]] for i in keep], dtype=np.int64)
         with self._lock:
-            exclude = np.array(sorted(set(self._gold)), dtype=np.int64)
+            # neither labelled rows nor the audit's, drawn or reserved (see Queue.audit_reserved)
+            exclude = np.array(sorted(r for r in set(self._gold) | set(self._queue.audit_reserved().tolist())
+                                      if r < len(pool.features)), dtype=np.int64)
         if not rows and self._prior0 is not None:
             self._prior, self._refreshed_at = self._prior0, 0
             return

@@ -16,7 +16,11 @@ Orders (:data:`STRATEGIES`), over the rows not yet labelled:
 Every :data:`AUDIT_EVERY`-th item labelled through the queue is an *audit* pick (for a kind
 with a model in the loop: :attr:`~bertstudio.assist.kinds.AssistSpec.model_in_loop`):
 drawn uniformly at random from the unlabelled rows, and once labelled it joins the
-held-out audit set no model trains on (see :mod:`bertstudio.assist.audit`).
+held-out audit set no model trains on (see :mod:`bertstudio.assist.audit`). The draws follow a
+seeded random order of the rows (the first unlabelled row of it), fixed in advance, so the rows
+the next draws will take are known before they are drawn: :meth:`Queue.audit_reserved` names
+them, and no model pseudo-labels them (a fine-tune's pseudo rows were drawn later, and the shown
+model was audited on rows it had trained on).
 
 Nothing is silently skipped: each order ranks *every* unlabelled row; a row the
 user passed over ("skipped") moves behind all the others but stays in every
@@ -38,6 +42,9 @@ from bertstudio.i18n import QT_TRANSLATE_NOOP
 STRATEGIES: tuple[str, ...] = ("in_order", "random", "uncertain", "by_label")
 AUDIT_EVERY = 10
 SPREAD_PICKS = 20
+# rows reserved for the audit ahead of the draws: this many times the draws the unlabelled rows can
+# still give (one in AUDIT_EVERY), as ordered picks label some reserved rows before they are drawn
+AUDIT_RESERVE = 2
 
 
 @dataclass(frozen=True)
@@ -165,6 +172,7 @@ class Queue:
         self._skip_seq = 0
         self.pending: NextItem | None = None  # the last item handed out, not yet labelled
         self._permutation = np.random.default_rng(seed).permutation(n)
+        self._audit_order = np.random.default_rng([seed, 1]).permutation(n)  # the draws, in advance
         self._audit_draws = 0
         self._turns_taken: set[int] = set()  # audit draws whose label has counted towards the rhythm
 
@@ -248,9 +256,8 @@ class Queue:
         elif self.audit_due() and waiting:  # a draw skipped or passed over: the same row, not a new draw
             item = _item(waiting[0], True, strategy, "audit")
         elif self.audit_due():
-            rng = np.random.default_rng([self.seed, 1, self._audit_draws])
             self._audit_draws += 1
-            item = _item(rng.choice(fresh), True, strategy, "audit")
+            item = _item(self._audit_ahead(fresh)[0], True, strategy, "audit")
             self.audit_drawn[item.row] = self._audit_draws
         else:
             item = self._ordered(strategy, fresh, margin, scores, label_index, label_name)
@@ -258,6 +265,25 @@ class Queue:
                 item = _item(item.row, True, strategy, "audit")
         self.pending = item
         return item
+
+    def _audit_ahead(self, fresh: np.ndarray) -> np.ndarray:
+        """``fresh`` rows in the order the audit draws take them (a random order, fixed by the seed:
+        the first of them is a uniform draw from ``fresh``)."""
+        free = np.zeros(self.n, dtype=bool)
+        free[fresh] = True
+        return self._audit_order[free[self._audit_order]]
+
+    def audit_reserved(self) -> np.ndarray:
+        """Rows no model may pseudo-label: every audit draw, labelled or not (skipped, awaiting its
+        label), and the rows the next draws will take (:data:`AUDIT_RESERVE` times as many as the
+        unlabelled rows can still give)."""
+        drawn = np.array(sorted(self.audit_drawn), dtype=np.int64)
+        if not self.audit:
+            return drawn
+        fresh = np.flatnonzero(~self.labelled)
+        fresh = fresh[~np.isin(fresh, drawn)]
+        ahead = self._audit_ahead(fresh)[:AUDIT_RESERVE * -(-len(fresh) // AUDIT_EVERY)]
+        return np.union1d(drawn, ahead).astype(np.int64)
 
     def _ordered(self, strategy: str, fresh: np.ndarray, margin: np.ndarray | None, scores: np.ndarray | None,
                  label_index: int | None, label_name: str | None = None) -> NextItem:

@@ -217,15 +217,19 @@ class TrainerJobs:
 
     def _pseudo_labels(self, n_rows: int) -> tuple[list[int], list[str]]:
         """The rows the shown model is surest of, balanced over its predicted classes
-        (:data:`PSEUDO_FRACTION` of the pool, at most :data:`PSEUDO_MAX`); labelled and audit
-        rows are never among them. None when the shown scores are not of the ``n_rows`` rows of
+        (:data:`PSEUDO_FRACTION` of the pool, at most :data:`PSEUDO_MAX`); labelled rows and audit
+        rows, drawn or reserved (:meth:`~bertstudio.assist.strategies.Queue.audit_reserved`), are
+        never among them. None when the shown scores are not of the ``n_rows`` rows of
         the pool being trained on (an import came between)."""
         scores = self._shown_scores()
         if scores is None or scores.probs is None or scores.meta.get("regression") or len(scores.probs) != n_rows:
             return [], []
         labels = list(scores.meta.get("labels", self._labels))
         with self._lock:
-            excluded = np.array(sorted(r for r in set(self._gold) | self._queue.audit_rows if r < n_rows), dtype=np.int64)
+            # the audit rows, drawn (labelled or not) and those the next draws will take: a pseudo row
+            # drawn later had the shown model audited on a row it trained on
+            reserved = set(self._queue.audit_reserved().tolist())
+            excluded = np.array(sorted(r for r in set(self._gold) | reserved if r < n_rows), dtype=np.int64)
         probs = scores.probs
         confidence, predicted = probs.max(1).copy(), probs.argmax(1)
         confidence[excluded] = -1.0

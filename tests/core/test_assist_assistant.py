@@ -442,6 +442,42 @@ def test_a_kind_without_a_model_in_the_loop_draws_no_audit_rows(tmp_path, tiny):
     assert not queue.is_audit(2) and queue.counts()["audit"] == 0
 
 
+def test_no_pseudo_label_falls_on_an_audit_row_drawn_before_or_after_it(tiny, tmp_path):
+    """Sweep_audit defect 1: a fine-tune's pseudo-labelled rows were later drawn for the audit (3 of
+    the shown model's 9 audit rows), and a drawn audit row skipped or awaiting its label could be
+    pseudo-labelled: the shown model was audited on rows it had trained on. The draws follow an order
+    fixed in advance; the drawn rows and those the next draws take are never pseudo-labelled."""
+    from bertstudio.assist.fast import classification_scores
+
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(80), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+
+    def label(n: int) -> None:
+        for _ in range(n):
+            item = a.next_row("in_order")
+            project.set_gold("train", item.row, gold[item.row])
+
+    try:
+        label(9)
+        skipped = a.next_row("in_order")
+        assert skipped.audit
+        a.skip(skipped.row)  # drawn, awaiting its label
+        rng = np.random.default_rng(0)
+        confidence = rng.uniform(0.6, 0.95, 80)
+        confidence[skipped.row] = 0.99  # the row the shown model is surest of
+        probs = np.array([[c, 1 - c] if g == "neg" else [1 - c, c] for c, g in zip(confidence, gold)])
+        a._fast = classification_scores("fast", probs, list(range(9)), labels=("neg", "pos"))
+        pseudo, _values = a._pseudo_labels(80)
+        assert len(pseudo) == 32  # 40% of the pool
+        label(40)  # four more audit turns, the skipped draw's and three new draws
+        drawn = set(a._queue.audit_drawn)
+        assert len(drawn) == 4 and skipped.row in drawn
+        assert not drawn & set(pseudo)
+    finally:
+        a.close()
+        project.close()
+
+
 def test_predict_scores_another_set_with_the_shown_model(tiny, tmp_path):
     project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(40), ["neg", "pos"])
     a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
