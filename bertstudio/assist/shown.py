@@ -70,7 +70,7 @@ class ShownModel:
             # model's own count, a fine-tuned model trained on 46 labels and shown at 75 drew its accuracy
             # back at 46, under a line that ended higher at 68
             entry = {"labels": self._training_count(), "audit_n": shown.n, "accuracy": shown.accuracy,
-                     "low": shown.low, "high": shown.high, "source": scores.source if scores else None,
+                     "low": shown.low, "high": shown.high, "words": shown.words, "source": scores.source if scores else None,
                      "model_labels": scores.n_labels if scores else 0}
             last = self._history[-1] if self._history else None
             if last is None or any(last.get(k) != entry[k] for k in ("labels", "audit_n", "source", "accuracy")):

@@ -1,9 +1,11 @@
 """The honest-accuracy chart of the Label page: audit accuracy against labels so far.
 
-Two curves over the number of training labels (x):
+Two curves over the number of training labels (x; the audit labels are not counted, and the axis
+says so):
 
 - *this loop*: the shown model's accuracy on the audit set after each change
-  (``assistant.history()``), with its 95% Wilson interval as a shaded band;
+  (``assistant.history()``), with its 95% Wilson interval as a shaded band, from as many audit
+  labels as the title says an accuracy for (:func:`too_few_for_an_accuracy`);
 - *random order (estimate)*: what labelling in random order would have reached with k
   labels, estimated from the audit set alone (``assistant.random_order_estimate()``).
 
@@ -34,6 +36,13 @@ RANDOM_COLOUR = "#999999"
 MIN_AUDIT_LABELS = 5
 
 
+def too_few_for_an_accuracy(n: int, words: int = 0) -> bool:
+    """Fewer audit labels than :data:`MIN_AUDIT_LABELS` say no accuracy, in the title and the status bar
+    as on the chart (tagging, ``words`` > 0: each sentence checks many words, so any number will do).
+    The chart drew 0% and then 100% for 18 labels from one audit label, under a title saying "too few"."""
+    return not words and n < MIN_AUDIT_LABELS
+
+
 def audit_line(controller: AssistController) -> str:
     """``Audit accuracy 81% (68-90%), 42 audit labels`` or why there is none yet (translated)."""
     from PySide6.QtCore import QCoreApplication
@@ -53,7 +62,7 @@ def audit_line(controller: AssistController) -> str:
     one = stats.n == 1  # "1 audit labels" read wrong
     if stats.accuracy is None:  # regression: no accuracy, only the count
         return tr("1 audit label") if one else tr("%1 audit labels").replace("%1", str(stats.n))
-    if not stats.words and stats.n < MIN_AUDIT_LABELS:  # (tagging: each sentence checks many words)
+    if too_few_for_an_accuracy(stats.n, stats.words):
         return (tr("1 audit label so far: too few for an accuracy") if one
                 else tr("%1 audit labels so far: too few for an accuracy").replace("%1", str(stats.n)))
     if stats.words:  # tagging: the words of the audit sentences, which are the checks
@@ -78,7 +87,9 @@ class AuditChart(QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("auditPlot")
         self.plot.setLabel("left", self.tr("audit accuracy (%)"))
-        self.plot.setLabel("bottom", self.tr("labels so far"))
+        # x counts the training labels (the page's "N labelled" counts the audit ones too: the axis
+        # ended at 77 beside "85 labelled (8 for the audit)")
+        self.plot.setLabel("bottom", self.tr("training labels (audit labels not counted)"))
         follow_palette(self.plot)
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)  # counts of labels, never "(x0.001)"
         self.plot.showGrid(x=True, y=True, alpha=0.3)
@@ -121,10 +132,12 @@ class AuditChart(QWidget):
         self.redraw()
 
     def points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(labels, accuracy %, low %, high %) of the loop, one point per number of labels (the latest)."""
+        """(labels, accuracy %, low %, high %) of the loop, one point per number of labels (the latest);
+        none from fewer audit labels than the title gives an accuracy for."""
         latest: dict[int, dict] = {}
         for entry in self.controller.history():
-            if entry.get("accuracy") is not None and entry.get("audit_n"):
+            n = int(entry.get("audit_n") or 0)
+            if entry.get("accuracy") is not None and n and not too_few_for_an_accuracy(n, entry.get("words") or 0):
                 latest[int(entry.get("labels") or 0)] = entry
         xs = np.array(sorted(latest), dtype=float)
         acc = np.array([100 * latest[int(x)]["accuracy"] for x in xs], dtype=float)

@@ -293,67 +293,67 @@
         <translation>已取消推送到 {repo}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
         <source>Labelling assistant off</source>
         <translation>标注助手已关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
         <source>Labelling assistant starting…</source>
         <translation>标注助手正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="58"/>
         <source>No audit: the labelling assistant has no model for this kind of project</source>
         <translation>无核查：标注助手没有适用于这类项目的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="51"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="60"/>
         <source>Audit: no model yet</source>
         <translation>核查:尚无模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="61"/>
         <source>No audit labels yet: every 10th example is a random check</source>
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="64"/>
         <source>%1 audit labels</source>
         <translation>%1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="64"/>
         <source>1 audit label</source>
         <translation>1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="57"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="66"/>
         <source>1 audit label so far: too few for an accuracy</source>
         <translation>目前只有 1 个核查标签：太少，无法给出准确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="58"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="67"/>
         <source>%1 audit labels so far: too few for an accuracy</source>
         <translation>目前只有 %1 个核查标签：太少，无法给出准确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="60"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="69"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，1 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="61"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="70"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，%4 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="63"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="72"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="63"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="72"/>
         <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
@@ -1572,52 +1572,52 @@
 <context>
     <name>AssistStrategies</name>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="60"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="67"/>
         <source>every other row is labelled; back to the skipped rows</source>
         <translation>其他行都已标注；回到跳过的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="61"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="68"/>
         <source>audit pick: drawn at random, kept out of training</source>
         <translation>审核样本：随机抽取，不参与训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="62"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
         <source>spread pick: nearest a k-means centre</source>
         <translation>分散抽样：最接近某个 k-means 中心</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="63"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
         <source>most uncertain (top-2 gap {})</source>
         <translation>最不确定（前两名差距 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="64"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
         <source>least confident words (mean tag confidence {})</source>
         <translation>词的置信度最低（标签平均置信度 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="66"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="73"/>
         <source>picked as most uncertain; top-2 gap since the newer model: {}</source>
         <translation>因最不确定而选中；新模型下前两名差距：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="67"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="74"/>
         <source>picked as least confident; mean tag confidence since the newer model: {}</source>
         <translation>因置信度最低而选中；新模型下标签平均置信度：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="76"/>
         <source>no model yet: random order until suggestions exist</source>
         <translation>尚无模型：在有建议之前按随机顺序</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="77"/>
         <source>likeliest for {}</source>
         <translation>最可能是 {}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="78"/>
         <source>no suggestions yet: random order</source>
         <translation>尚无建议：随机顺序</translation>
     </message>
@@ -1625,32 +1625,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="80"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="89"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="81"/>
-        <source>labels so far</source>
-        <translation>已有标签数</translation>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="92"/>
+        <source>training labels (audit labels not counted)</source>
+        <translation>训练标签数（不含核查标签）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="95"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="106"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="96"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="107"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="158"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="171"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="163"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="176"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>

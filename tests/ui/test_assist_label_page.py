@@ -212,11 +212,15 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
     # the chart redraws on its coalescing timer (REDRAW_MS), not at each event
     qtbot.waitUntil(lambda: a.page.chart.title.text().startswith("2 audit labels so far"), timeout=WAIT_MS)
     a.page.chart.redraw()
-    xs, ys = a.page.chart.loop_curve.getData()
-    last = a.assist.history()[-1]  # the chart's last point is the shown model's audit accuracy now
-    assert xs[-1] == last["labels"] and ys[-1] == 100 * stats.accuracy == 100 * last["accuracy"]
+    last = a.assist.history()[-1]  # the history holds the shown model's audit accuracy now
+    assert last["audit_n"] == 2 and last["accuracy"] == stats.accuracy
+    # two audit labels are too few for an accuracy: the chart draws none, as its title says (it drew
+    # one, 0% or 100%, under "too few for an accuracy": sweep_audit defect 2)
+    xs = a.page.chart.loop_curve.getData()[0]
+    assert xs is None or len(xs) == 0
+    xs = np.array([float(last["labels"])])  # where the point will be, for the caption checks below
     (left, right), _ = chart.plot.viewRange()
-    assert -1 < left <= 0 and xs[-1] <= right < xs[-1] + 2
+    assert -1 < left <= 0 and 10 <= right < 10.5  # no point yet: the empty chart runs to 10 labels
     # too few audit labels for a random-order estimate: the caption says why its curve is missing,
     # and once there is one that stops short of the loop's labels, where it stops and why
     assert a.page.chart.random_curve.getData()[0] is None or not len(a.page.chart.random_curve.getData()[0])
@@ -503,3 +507,72 @@ def test_stepping_the_next_order_keeps_the_example_shown_until_the_next_label(qt
     assert not greyed.order_combo.isEnabled()
     assert greyed.order_combo.toolTip() == ("The labelling assistant is starting: the Next order can be chosen "
                                             "once it has started.")
+
+
+def _chart_of(history: list[dict], stats: Any):
+    """An AuditChart over a stand-in controller holding ``history`` and the shown model's ``stats``."""
+    from PySide6.QtCore import QObject, Signal
+
+    from bertstudio.ui.assist_chart import AuditChart
+
+    class Controller(QObject):
+        status_changed = Signal()
+
+        def history(self) -> list[dict]:
+            return history
+
+        def audit(self) -> Any:
+            return stats
+
+        def random_order_estimate(self) -> list:
+            return []
+
+        def is_on(self) -> bool:
+            return True
+
+        def model_in_loop(self) -> bool:
+            return True
+
+        def counts(self) -> dict:
+            return {"audit": stats.n}
+
+    controller = Controller()
+    chart = AuditChart(controller)
+    chart._controller_ref = controller  # kept alive with the chart
+    return chart
+
+
+def test_the_chart_draws_no_accuracy_from_fewer_audit_labels_than_its_title(qtbot):
+    """Sweep_audit defect 2: the title said "1 audit label so far: too few for an accuracy" while the
+    line read 0% and then 100% for 18 labels, from one audit label. One rule for both (tagging, whose
+    sentences each check many words, excepted as in the title); and the x axis says what it counts
+    (defect 3: it ended at 77 beside "85 labelled (8 for the audit)")."""
+    from types import SimpleNamespace
+
+    def entry(labels: int, n: int, right: int, words: int = 0) -> dict:
+        return {"labels": labels, "audit_n": n, "accuracy": right / n, "low": 0.1, "high": 0.9, "words": words,
+                "source": "fast", "model_labels": labels}
+
+    early = [entry(9, 1, 0), entry(10, 1, 1), entry(19, 2, 2), entry(28, 3, 3), entry(37, 4, 3)]
+    chart = _chart_of(early, SimpleNamespace(n=4, accuracy=0.75, low=0.3, high=0.95, words=0))
+    qtbot.addWidget(chart)
+    assert chart.title.text() == "4 audit labels so far: too few for an accuracy"
+    xs, acc, low, high = chart.points()
+    assert len(xs) == len(acc) == len(low) == len(high) == 0
+    assert chart.loop_curve.getData()[0] is None or len(chart.loop_curve.getData()[0]) == 0
+    assert "training labels" in chart.plot.getAxis("bottom").labelText
+    assert "audit labels not counted" in chart.plot.getAxis("bottom").labelText
+
+    later = early + [entry(46, 5, 4), entry(55, 6, 5)]
+    chart = _chart_of(later, SimpleNamespace(n=6, accuracy=5 / 6, low=0.4, high=0.97, words=0))
+    qtbot.addWidget(chart)
+    xs, acc, _, _ = chart.points()
+    assert xs.tolist() == [46, 55] and np.allclose(acc, [80, 100 * 5 / 6])
+    assert chart.loop_curve.getData()[0].tolist() == [46, 55]
+
+    # tagging: one audit sentence of eight words has an accuracy in the title, and a point
+    tagging = [entry(9, 1, 1, words=8)]
+    chart = _chart_of(tagging, SimpleNamespace(n=1, accuracy=0.25, low=0.1, high=0.6, words=8))
+    qtbot.addWidget(chart)
+    assert chart.title.text().startswith("Audit accuracy 25%")
+    assert chart.points()[0].tolist() == [9]
