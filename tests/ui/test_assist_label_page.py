@@ -538,7 +538,6 @@ def _chart_of(history: list[dict], stats: Any):
 
     controller = Controller()
     chart = AuditChart(controller)
-    chart._controller_ref = controller  # kept alive with the chart
     return chart
 
 
