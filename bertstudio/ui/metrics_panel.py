@@ -45,6 +45,7 @@ def _number(text: str) -> QTableWidgetItem:
 
 UNDEFINED = "—"  # a score with nothing to score: no gold and no prediction of the class
 NAMES_IN_TIP = 20  # classes an average's tooltip names before "and 60 more"
+PER_CLASS_KEPT = 3  # per-class rows kept in view when the column is too short for them all
 SMALL_EVAL = 100  # evaluation sets smaller than this get a note on how little the score rests on
 
 
@@ -79,6 +80,9 @@ class MetricsPanel(QWidget):
         for table in (self.metrics_table, self.per_class_table):  # as tall as their rows, no taller
             table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
             table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # the official scores never scroll (a QA run showed "exact match" and hid F1 behind a scroll bar
+        # to make room for the notes): a few rows, so the per-class table is the one that gives way
+        self.metrics_table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.per_class_table.setToolTip(self.tr("scikit-learn's classification report, x100; support counts gold "
                                                 "examples, tokens or entities"))
         lay = QVBoxLayout(self)
@@ -91,6 +95,32 @@ class MetricsPanel(QWidget):
         lay.addWidget(self.per_class_table)
         lay.addStretch(1)  # room left over goes below the tables (it went to the title, which then floated)
         self.show_report(None)
+
+    def heights_for_width(self, width: int) -> tuple[int, int]:
+        """The panel's height at ``width`` with every row of both tables and every note in full, and
+        the least that still shows the scores and notes in full (the per-class table then scrolls,
+        keeping PER_CLASS_KEPT rows). The notes wrap, so their height depends on the column's width:
+        the layout's plain size hint guessed a wider column and cut the notes and tables of a
+        narrow one."""
+        whole = self.heightForWidth(width)
+        if whole < 0:
+            whole = self.sizeHint().height()
+        table = self.per_class_table
+        if table.isHidden() or table.rowCount() <= PER_CLASS_KEPT:
+            return whole, whole
+        kept = sum(table.rowHeight(i) for i in range(PER_CLASS_KEPT))
+        rows = sum(table.rowHeight(i) for i in range(table.rowCount()))
+        return whole, whole - max(0, rows - kept)
+
+    def per_class_width(self) -> int:
+        """The width at which the per-class table's numbers read without scrolling sideways, its
+        class column keeping about ten characters; 0 when it is hidden or empty."""
+        table = self.per_class_table
+        if table.isHidden() or not table.rowCount():
+            return 0
+        header = table.horizontalHeader()
+        numbers = sum(max(header.sectionSizeHint(c), table.sizeHintForColumn(c)) for c in range(1, table.columnCount()))
+        return numbers + table.fontMetrics().horizontalAdvance("x" * 10) + 2 * table.frameWidth()
 
     def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None,
                      unit: str = "examples", best_step: int | None = None, steps: int = 0,
@@ -205,6 +235,7 @@ class MetricsPanel(QWidget):
         self.unscored_note.setVisible(False)
         if report is None:
             self.per_class_table.setRowCount(0)
+            self.per_class_table.setMinimumHeight(0)
             return
         units = {"examples": (self.tr("Per class (support: examples)"), self.tr("Class")),
                  "tokens": (self.tr("Per tag (support: tokens)"), self.tr("Tag")),
@@ -228,6 +259,9 @@ class MetricsPanel(QWidget):
         rows = [(c, c.name) for c in classes] + [(a, averages.get(a.name, a.name)) for a in report.averages]
         table = self.per_class_table
         table.setRowCount(len(rows))
+        # squeezed, it kept a sliver of one row (at 18 pt): PER_CLASS_KEPT rows at least, the panel scrolls first
+        kept = sum(table.rowHeight(i) for i in range(min(len(rows), PER_CLASS_KEPT)))
+        table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + kept + 2 * table.frameWidth())
         muted = table.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         for i, (scores, title) in enumerate(rows):
             name = QTableWidgetItem(title)  # a class name is the user's label: not translated

@@ -22,10 +22,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter, QTableView,
-    QTextBrowser, QVBoxLayout, QWidget,
+    QAbstractItemView, QCheckBox, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QPushButton, QScrollArea,
+    QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from bertstudio.data.formats.common import iob1_to_bio
@@ -284,10 +284,23 @@ def _report_now(report: Any, names: dict[str, str | None] | None, labels: list[s
     return replace(report, classes=tuple(replace(c, name=now(c.name)) for c in report.classes))
 
 
+class _ScoresScroll(QScrollArea):
+    """The scores' scroll area, never narrower than the scores (it scrolls up and down only): at
+    18 pt it let the column narrow and cut the numbers off at its right."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        inner = self.widget()
+        least = super().minimumSizeHint()
+        if inner is None:
+            return least
+        return QSize(inner.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width(), least.height())
+
+
 class ResultsPage(QWidget):
     status_message = Signal(str)  # for the window's status bar: what "Use prediction as gold" changed
     loaded = Signal(str)  # a run read off the GUI thread is on the page now (its folder)
     LEFT_SCORES_SHARE = 0.5  # of the left column the scores may take over a matrix or scatter
+    LEFT_WIDTH_SHARE = 0.45  # of the page's width the scores' column may take for its per-class numbers
     TEXT_KEPT = 96  # px the text column keeps before the value columns are elided (_fit_value_columns)
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
@@ -387,7 +400,13 @@ class ResultsPage(QWidget):
         # took the column and left the matrix 40 px, one row (_fit_left_column shares it out)
         left = QSplitter(Qt.Orientation.Vertical, objectName="resultsLeftSplitter")
         left.setChildrenCollapsible(False)
-        left.addWidget(self.metrics_panel)
+        # the last resort at a large font in a short window: the scores and notes scroll as a whole,
+        # each in full, rather than being cut where the column ends
+        self.scores_scroll = _ScoresScroll(objectName="scoresScroll", widgetResizable=True)
+        self.scores_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scores_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scores_scroll.setWidget(self.metrics_panel)
+        left.addWidget(self.scores_scroll)
         left.addWidget(plots)
         left.setStretchFactor(1, 1)
         self.left_splitter = left
@@ -409,12 +428,15 @@ class ResultsPage(QWidget):
         edit.addWidget(self.accept_button)
         cv.addLayout(edit)
         split = QSplitter()
+        self.splitter = split  # before its first event reaches eventFilter
         split.addWidget(left)
         split.addWidget(center)
         split.setStretchFactor(1, 3)
         split.setSizes([380, 720])  # room for the per-class numbers beside the predictions
-        self.splitter = split
         self._sides: tuple[bool, bool] | None = None  # the side panels the sizes were set for
+        self._columns_dragged = False  # the person moved the line between the columns: it stays theirs
+        split.splitterMoved.connect(self._on_columns_moved)
+        split.installEventFilter(self)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.gone_label)
@@ -758,8 +780,13 @@ class ResultsPage(QWidget):
 
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt override
         if watched is self.left_splitter:  # its height known or changed: the scores and the plot share it
-            if event.type() == QEvent.Type.Resize and event.size().height() != event.oldSize().height():
-                self._fit_left_column(event.size().height())
+            # a width change too: the notes wrap to more or fewer lines
+            if event.type() == QEvent.Type.Resize and event.size() != event.oldSize():
+                self._fit_left_column(event.size().height(), event.size().width())
+            return super().eventFilter(watched, event)
+        if watched is self.splitter:
+            if event.type() == QEvent.Type.Resize and event.size().width() != event.oldSize().width():
+                self._fit_columns(event.size().width() - self.splitter.handleWidth())
             return super().eventFilter(watched, event)
         # every event of the table's viewport passes here (paints, mouse moves): only a width change acts
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize and self._natural_widths \
@@ -767,24 +794,45 @@ class ResultsPage(QWidget):
             self._fit_value_columns()
         return super().eventFilter(watched, event)
 
+    def _fit_columns(self, total: int | None = None) -> None:
+        """The scores' column beside the predictions: 380 px, a quarter of the page for QA's two scores
+        (the answers need the room), wider where the per-class numbers need it (at 18 pt they scrolled
+        sideways in 380 px), up to LEFT_WIDTH_SHARE. Fitted again when the page's width changes (the
+        width the page had before it was shown gave QA 240 px in a 1280 px window), until the
+        person moves the line. ``total``: the splitter's new width, from its resize event."""
+        if self._sides is None or self._columns_dragged:
+            return
+        total = total if total is not None else (sum(self.splitter.sizes()) or 1100)
+        left = 380 if any(self._sides) else min(380, max(240, total // 4))
+        wide = self.metrics_panel.per_class_width() + self.scores_scroll.verticalScrollBar().sizeHint().width()
+        left = max(left, min(wide, int(total * self.LEFT_WIDTH_SHARE)))
+        self.splitter.setSizes([left, max(1, total - left)])
+
+    def _on_columns_moved(self, *_: object) -> None:
+        self._columns_dragged = True
+
     def _on_left_moved(self, *_: object) -> None:
         self._left_dragged = True
 
-    def _fit_left_column(self, height: int | None = None) -> None:
-        """The scores as tall as they read, up to LEFT_SCORES_SHARE of the column when a matrix or
-        scatter is under them (their table scrolls), or more where a small matrix reads in less; the
-        plot gets the rest. ``height``: the splitter's new height, from its resize event (before it
-        lays out its widgets)."""
+    def _fit_left_column(self, height: int | None = None, width: int | None = None) -> None:
+        """The scores as tall as they read at the column's width, up to LEFT_SCORES_SHARE of the
+        column when a matrix or scatter is under them (their per-class table scrolls), or more where
+        a small matrix reads in less; never less than the official scores and the notes in full
+        while the plot keeps its least height. The plot gets the rest. ``height``, ``width``: the
+        splitter's new size, from its resize event (before it lays out its widgets)."""
         splitter = self.left_splitter
         total = (height - splitter.handleWidth()) if height is not None else sum(splitter.sizes())
         if self._left_dragged or total <= 0:
             return
+        whole, least = self.metrics_panel.heights_for_width(width if width is not None else splitter.width())
         share = int(total * self.LEFT_SCORES_SHARE)
         if self.confusion_panel.isVisibleTo(self):  # 4 classes: their rows read in 200 px
             room = max(share, total - self.confusion_panel.rows_height())
         else:
             room = share if self.scatter.isVisibleTo(self) else total
-        top = min(self.metrics_panel.sizeHint().height(), room)
+        plot_least = splitter.widget(1).minimumSizeHint().height()
+        room = max(room, min(least, total - plot_least))  # at 18 pt the notes took half the column alone
+        top = min(whole, room)
         splitter.setSizes([top, max(1, total - top)])
 
     def _refresh_plots(self) -> None:
@@ -793,10 +841,8 @@ class ResultsPage(QWidget):
         self.scatter.setVisible(gold.numeric)
         sides = (gold.classes or gold.numeric, gold.per_token)  # what the left column holds besides the scores
         if sides != self._sides:  # a run of another kind: the columns fit it (a person's own sizes stay until then)
-            self._sides = sides
-            total = sum(self.splitter.sizes()) or 1100
-            left = 380 if any(sides) else min(380, max(240, total // 4))  # QA: two scores, the answers need the room
-            self.splitter.setSizes([left, max(1, total - left)])
+            self._sides, self._columns_dragged = sides, False
+            self._fit_columns()
         if gold.classes:
             rows = [r for r in self.model.rows if r.gold is not None]
             golds, preds = [r.gold for r in rows], [r.pred.get("label") for r in rows]
@@ -807,6 +853,7 @@ class ResultsPage(QWidget):
             points = [(float(r.gold), float(v), i) for i, r in enumerate(self.model.rows)
                       if r.gold is not None and (v := self.model.predicted_value(r)) is not None]
             self.scatter.set_points(*([list(c) for c in zip(*points)] if points else ([], [], [])))
+        self.scores_scroll.updateGeometry()  # the scores' least width changed with their rows
         self._fit_left_column()
 
     # --- filtering ------------------------------------------------------------------

@@ -445,3 +445,79 @@ def test_a_gold_edit_that_changes_the_scores_scale_says_the_new_error_distance(q
     session.project.set_gold("dev", 0, 2.0)  # the typo mended: back to the 0-5 rule
     assert page.errors_only.text() == "Errors o&nly (off by ≥ 0.5)"
     session.close()
+
+
+# --- every score and note in view at 1280x800 (sweep_qalabel defect 4) -------------------------
+
+_FIT = {  # kind: (labels, one project row, metrics.json, one prediction)
+    "sentence": (["neg", "pos", "neutral"], {"text": "a good film", "label": "pos"},
+                 {"accuracy": .43, "macro_f1": .3, "mcc": .1}, lambda i: {"gold": "pos", "label": "neg" if i % 2 else "pos"}),
+    "pair": (["no", "yes"], {"text": "a dog", "text_pair": "a cat", "label": "no"},
+             {"accuracy": .43, "f1": .3}, lambda i: {"gold": "no", "label": "yes" if i % 2 else "no"}),
+    "regression": ([], {"text": "a man plays", "text_pair": "a man is playing", "label": 4.0},
+                   {"pearson": .5, "spearman": .4, "mse": 1.2}, lambda i: {"gold": float(i % 5), "score": float(i % 3)}),
+    "tagging": (["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"],
+                {"tokens": ["the", "dog", "is", "in", "paris"], "tags": ["O", "O", "O", "O", "B-LOC"]},
+                {"accuracy": .21, "precision": 0.0, "recall": 0.0, "f1": 0.0},
+                lambda i: {"gold": ["B-PER", "I-PER", "O", "B-LOC", "B-ORG"], "tags": ["O", "B-PER", "O", "B-LOC", "O"]}),
+    "qa": ([], {"id": "q0", "title": "t", "context": "The river runs through Paris.", "question": "Which city?",
+                "answers": {"text": ["Paris"], "answer_start": [23]}},
+           {"exact_match": .142857, "f1": .142857},
+           lambda i: {"gold": {"text": ["Paris"], "answer_start": [23]}, "answer": "", "start": -1, "score": .36}),
+}
+
+
+@pytest.mark.parametrize("points", [0, 18])
+@pytest.mark.parametrize("kind", list(_FIT))
+def test_every_score_row_and_note_reads_in_full_at_1280x800(qtbot, qapp, tmp_path, kind, points):
+    """At 1280x800 a QA run showed "exact match" and hid F1 behind a scroll bar, its note cut at
+    "…so small", with 400 px empty below; a tagging run's scores cut "accuracy" in half and its
+    per-entity table scrolled above 290 px of nothing. The notes wrap to the column's width: its
+    height was guessed for a wider one. Seven rows scored, a best step earlier than the last."""
+    import tomli_w
+
+    from bertstudio.ui.main_window import MainWindow
+
+    labels, row, metrics, pred = _FIT[kind]
+    project = Project.create(tmp_path / kind, name=kind, kind=kind, labels=labels)
+    project.import_examples(from_records(kind, [row], labels=labels), "train")
+    run = project.runs_dir / f"{kind}-run"
+    run.mkdir(parents=True)
+    (run / "config.toml").write_text(tomli_w.dumps({"task": kind, **({"labels": labels} if labels else {})}))
+    (run / "metrics.json").write_text(json.dumps(metrics))
+    ended = {"status": "finished", "step": 300, "metrics": metrics, "kind": "finished", "best_step": 100,
+             "last_metrics": {k: v / 2 for k, v in metrics.items()}}
+    (run / "history.jsonl").write_text(json.dumps(ended) + "\n")
+    (run / "predictions.jsonl").write_text("".join(json.dumps({"index": i, **pred(i)}) + "\n" for i in range(7)))
+    font = qapp.font()
+    if points:
+        big = qapp.font()
+        big.setPointSize(points)
+        qapp.setFont(big)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        window = MainWindow(session)
+        qtbot.addWidget(window)
+        window.resize(1280, 800)
+        window.show()
+        qtbot.waitExposed(window)
+        window.show_page("results")
+        page = window.pages["results"]
+        qtbot.waitUntil(lambda: not page.is_loading() and page.metrics_table.rowCount() == len(metrics))
+        panel = page.metrics_panel
+        tables = [panel.metrics_table] + ([panel.per_class_table] if panel.per_class_table.isVisibleTo(page) else [])
+        assert kind in ("qa", "regression") or len(tables) == 2
+        for table in tables:
+            qtbot.waitUntil(lambda t=table: all(  # every row inside the table's viewport: none behind a scroll bar
+                0 <= t.rowViewportPosition(r) and t.rowViewportPosition(r) + t.rowHeight(r) <= t.viewport().height()
+                for r in range(t.rowCount())))
+        notes = [n for n in (panel.best_note, panel.size_note) if n.isVisibleTo(page)]
+        assert len(notes) == 2
+        for note in notes:  # as tall as its wrapped text, and all of it inside the column's view
+            assert note.height() >= note.heightForWidth(note.width()), (note.objectName(), note.text())
+            assert note.visibleRegion().boundingRect().height() >= note.heightForWidth(note.width()), note.text()
+        assert panel.width() <= page.scores_scroll.viewport().width()  # nothing cut at the column's right
+        window.close()
+    finally:
+        qapp.setFont(font)
+        session.close()
