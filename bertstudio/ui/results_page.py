@@ -399,6 +399,7 @@ class ResultsPage(QWidget):
         # the scores over the matrix or scatter, the line between them draggable: 80 classes' table
         # took the column and left the matrix 40 px, one row (_fit_left_column shares it out)
         left = QSplitter(Qt.Orientation.Vertical, objectName="resultsLeftSplitter")
+        self.left_splitter = left  # before the panel's first event reaches eventFilter
         left.setChildrenCollapsible(False)
         # the last resort at a large font in a short window: the scores and notes scroll as a whole,
         # each in full, rather than being cut where the column ends
@@ -406,10 +407,10 @@ class ResultsPage(QWidget):
         self.scores_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scores_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scores_scroll.setWidget(self.metrics_panel)
+        self.metrics_panel.installEventFilter(self)
         left.addWidget(self.scores_scroll)
         left.addWidget(plots)
         left.setStretchFactor(1, 1)
-        self.left_splitter = left
         self._left_dragged = False  # the person moved the line: it stays theirs
         left.splitterMoved.connect(self._on_left_moved)
         left.installEventFilter(self)
@@ -783,6 +784,10 @@ class ResultsPage(QWidget):
             # a width change too: the notes wrap to more or fewer lines
             if event.type() == QEvent.Type.Resize and event.size() != event.oldSize():
                 self._fit_left_column(event.size().height(), event.size().width())
+            return super().eventFilter(watched, event)
+        if watched is self.metrics_panel:  # its content's size changed (a table's rows, a note's text): refit
+            if event.type() == QEvent.Type.LayoutRequest:
+                self._fit_left_column()
             return super().eventFilter(watched, event)
         if watched is self.splitter:
             if event.type() == QEvent.Type.Resize and event.size().width() != event.oldSize().width():

@@ -467,9 +467,9 @@ _FIT = {  # kind: (labels, one project row, metrics.json, one prediction)
 }
 
 
-@pytest.mark.parametrize("points", [0, 18])
+@pytest.mark.parametrize("points, language", [(0, "en"), (18, "en"), (18, "zh_CN")])
 @pytest.mark.parametrize("kind", list(_FIT))
-def test_every_score_row_and_note_reads_in_full_at_1280x800(qtbot, qapp, tmp_path, kind, points):
+def test_every_score_row_and_note_reads_in_full_at_1280x800(qtbot, qapp, tmp_path, kind, points, language):
     """At 1280x800 a QA run showed "exact match" and hid F1 behind a scroll bar, its note cut at
     "…so small", with 400 px empty below; a tagging run's scores cut "accuracy" in half and its
     per-entity table scrolled above 290 px of nothing. The notes wrap to the column's width: its
@@ -489,7 +489,10 @@ def test_every_score_row_and_note_reads_in_full_at_1280x800(qtbot, qapp, tmp_pat
              "last_metrics": {k: v / 2 for k, v in metrics.items()}}
     (run / "history.jsonl").write_text(json.dumps(ended) + "\n")
     (run / "predictions.jsonl").write_text("".join(json.dumps({"index": i, **pred(i)}) + "\n" for i in range(7)))
+    from bertstudio import app as app_module
+
     font = qapp.font()
+    installed = app_module.install_translators(qapp, language) if language != "en" else []
     if points:
         big = qapp.font()
         big.setPointSize(points)
@@ -513,11 +516,14 @@ def test_every_score_row_and_note_reads_in_full_at_1280x800(qtbot, qapp, tmp_pat
                 for r in range(t.rowCount())))
         notes = [n for n in (panel.best_note, panel.size_note) if n.isVisibleTo(page)]
         assert len(notes) == 2
+        assert language == "en" or "步" in panel.best_note.text()  # the translated note (longer, in CJK)
         for note in notes:  # as tall as its wrapped text, and all of it inside the column's view
-            assert note.height() >= note.heightForWidth(note.width()), (note.objectName(), note.text())
-            assert note.visibleRegion().boundingRect().height() >= note.heightForWidth(note.width()), note.text()
+            qtbot.waitUntil(lambda n=note: n.height() >= n.heightForWidth(n.width())
+                            and n.visibleRegion().boundingRect().height() >= n.heightForWidth(n.width()))
         assert panel.width() <= page.scores_scroll.viewport().width()  # nothing cut at the column's right
         window.close()
     finally:
         qapp.setFont(font)
+        for translator in installed:
+            qapp.removeTranslator(translator)
         session.close()
