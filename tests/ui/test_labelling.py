@@ -1045,6 +1045,23 @@ def test_re_dragging_from_inside_the_answer_makes_a_new_answer(qtbot, session_fa
     assert session.project.gold("train", 0) == {"text": ["France."], "answer_start": [start]}
 
 
+def test_a_drag_from_inside_a_keyboard_selection_not_yet_used_makes_a_new_answer(qtbot, session_factory):
+    """A selection made by keyboard and not yet used with Enter stays in the view: a press inside it
+    began Qt's text drag, and dragging to a new end chose nothing."""
+    context = "Paris is the capital of France."
+    rows = [{"id": "q1", "context": context, "question": "Which country?", "answers": None}]
+    session = session_factory("qa", None, {"train": rows})
+    editor = _page(qtbot, session).editor()
+    view = editor.context_view
+    cursor = view.textCursor()
+    cursor.setPosition(0)
+    cursor.setPosition(len(context), QTextCursor.MoveMode.KeepAnchor)  # all of it, by keyboard: not used
+    view.setTextCursor(cursor)
+    start = context.index("France")
+    _drag(view, start, len(context), qtbot)
+    assert session.project.gold("train", 0) == {"text": ["France."], "answer_start": [start]}
+
+
 def test_a_qa_answer_is_trimmed_and_spaces_alone_are_refused(qtbot, session_factory):
     """sweep_qalabel 1: a selection of two spaces was stored as the answer (shown as an empty one,
     trained as an inverted span), and a word taken with Ctrl+Shift+Right kept its trailing space."""

@@ -48,6 +48,16 @@ class ContextView(QPlainTextEdit):
 
     selection_finished = Signal()
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        # a press inside a selection not yet used (made by keyboard) began Qt's text drag, and the
+        # drag chose nothing: a plain press always begins a new selection; Shift+press extends it
+        if (event.button() == Qt.MouseButton.LeftButton and self.textCursor().hasSelection()
+                and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
+            cursor = self.textCursor()
+            cursor.clearSelection()
+            self.setTextCursor(cursor)
+        super().mousePressEvent(event)
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
         if event.button() == Qt.MouseButton.LeftButton and self.textCursor().hasSelection():
