@@ -456,12 +456,6 @@ def model_config(model_dir: str | Path) -> Any:
         return None
 
 
-def model_pairs(model_dir: str | Path) -> str | None:
-    """:func:`saved_pairs` of the model folder ``model_dir`` (the Playground sets its boxes from it);
-    None when its config.json is missing or unreadable."""
-    return saved_pairs(model_config(model_dir))
-
-
 def input_fields(spec: Any, *, siamese: bool = False, pairs: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the inputs a model reads, those it needs) for a model of ``spec``'s kind: a kind whose
     second text is optional (regression) reads it unless no training row had one (``pairs``:

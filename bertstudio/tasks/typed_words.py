@@ -13,11 +13,9 @@ word-level tagger, hence this module (the ideograph rule itself is the plain-tex
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterable
 
 from bertstudio.data.formats.plaintext import IDEOGRAPH, IDEOGRAPH_CLASS, split_ideographs
-from bertstudio.tasks.limits import model_config
 
 _CLASS, _IDEOGRAPH = IDEOGRAPH_CLASS, IDEOGRAPH  # one copy of the rule, shared with the plain-text reader
 
@@ -83,9 +81,3 @@ def saved_cjk_words(config: Any) -> str | None:
     meta = config.get("bertstudio") if isinstance(config, dict) else getattr(config, "bertstudio", None)
     value = meta.get("cjk_words") if isinstance(meta, dict) else None
     return value if value in CJK_WORDS else None
-
-
-def model_cjk_words(model_dir: str | Path) -> str | None:
-    """:func:`saved_cjk_words` of the model folder ``model_dir``, read without torch; None when
-    its config.json is missing, too big or unreadable."""
-    return saved_cjk_words(model_config(model_dir))

@@ -26,8 +26,8 @@ from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_share
-from bertstudio.tasks.limits import input_fields, model_pairs
-from bertstudio.tasks.typed_words import cjk_words_in, model_cjk_words, read_words, whole_cjk_words
+from bertstudio.tasks.limits import input_fields, model_config, saved_pairs
+from bertstudio.tasks.typed_words import cjk_words_in, read_words, saved_cjk_words, whole_cjk_words
 from bertstudio.train.rundir import run_identity
 from bertstudio.ui import preload
 from bertstudio.ui.example_html import PRED_BG, shaded
@@ -116,6 +116,7 @@ class PlaygroundPage(QWidget):
         self._picked_reading = False  # the shown run is still read on the run reader's worker
         # whether the chosen run's training tokens were single CJK ideographs (typed_words.cjk_words_in)
         self._cjk_words: Any = _UNKNOWN
+        self._model_config: Any = None  # the chosen run's model/config.json, parsed (_on_run_changed)
         self._stage: dict[str, str] = {}  # what the job now on its way is at (predict_with), read by the timer
         self._build()
         session.runs_changed.connect(self.refresh_runs)
@@ -271,13 +272,16 @@ class PlaygroundPage(QWidget):
         data = self.current_run()
         self._picked_id = run_identity(data) if data else None
         self._cjk_words = _UNKNOWN
+        # the model's config.json, read once a pick: its pairs set the boxes, its Chinese words are read
+        # when typed text first holds an ideograph
+        self._model_config = model_config(Path(data) / "model") if data else None
         run = self.session.run_reader.infos([Path(data)])[0] if data else None
         self._picked_reading = run is not None and run.status == READING  # its kind and config come with ``read``
         if self._picked_reading:
             run = None
         self._set_kind((run.kind if run else None) or self.session.kind,
                        siamese=bool(run and run.config and run.config.head == "siamese"),
-                       pairs=model_pairs(Path(data) / "model") if data else None)
+                       pairs=saved_pairs(self._model_config))
         self._scale = self._score_scale(Path(data) if data else None, run.config.glue_task if run and run.config else None)
         has = data is not None
         self.predict_button.setEnabled(has)
@@ -322,7 +326,7 @@ class PlaygroundPage(QWidget):
         has them (a run trained before the model kept it); looked up once per run."""
         if self._cjk_words is _UNKNOWN:
             data = self.current_run()
-            found = model_cjk_words(Path(data) / "model") if data else None
+            found = saved_cjk_words(self._model_config)
             if found is None and data and in_project(self.session, Path(data)):
                 examples = self.session.examples("train")
                 found = cjk_words_in(examples) if examples is not None else None

@@ -699,7 +699,8 @@ def test_chinese_typed_without_spaces_is_read_as_the_run_was_trained(qtbot, tmp_
     nothing said (a teacher's sweep). A run trained on one token per ideograph (most Chinese NER
     data) reads each as a word, as its model recorded or, for a run from before, as the project's
     train split shows; one trained on segmented words (CTB) keeps the run whole and says so."""
-    from bertstudio.tasks.typed_words import model_cjk_words
+    from bertstudio.tasks.limits import model_config
+    from bertstudio.tasks.typed_words import saved_cjk_words
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.engine import train
 
@@ -713,7 +714,7 @@ def test_chinese_typed_without_spaces_is_read_as_the_run_was_trained(qtbot, tmp_
     config = TrainConfig(task="tagging", labels=labels, model=str(tiny_model_dir), epochs=1, batch_size=4, max_length=16,
                          device="cpu", precision="fp32", output_dir=str(run))
     assert train(config, examples, examples.select(range(2))).status == "finished"
-    assert model_cjk_words(run / "model") == "chars"  # the engine keeps it with the model
+    assert saved_cjk_words(model_config(run / "model")) == "chars"  # the engine keeps it with the model
     for name, kept in (("before", None), ("segmented", "words")):  # a run saved before it was kept; a CTB-style one
         shutil.copytree(run, project.runs_dir / name)
         path = project.runs_dir / name / "model" / "config.json"
