@@ -503,4 +503,9 @@ def _take(it: Any, n: int, path: Any) -> list[Any]:
 
 
 def _cell(v: Any) -> str:
-    return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+    if isinstance(v, str):
+        return v
+    try:
+        return json.dumps(v, ensure_ascii=False)
+    except RecursionError:  # nested past the recursion limit: shown as such; loading refuses it in one line
+        return "[…]"

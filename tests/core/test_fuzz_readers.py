@@ -224,3 +224,16 @@ def test_qa_context_of_dropped_characters_encodes_or_names_the_row(tokenizers: l
                 assert "question 'q1'" in (err.where or "")
 
     check()
+
+
+def test_a_preview_cell_nested_past_the_recursion_limit_is_shown_not_raised() -> None:
+    """Found by the fuzz test above in a clean-clone CI: the Import preview of a JSON Lines row whose
+    value json.loads read but json.dumps could not walk back (nearer the stack's limit) raised
+    RecursionError, not a line. The cell shows that it is nested too deep."""
+    from bertstudio.data.io import _cell
+
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    assert _cell(deep) == "[…]"
+    assert _cell({"a": [1]}) == '{"a": [1]}' and _cell("text") == "text"
