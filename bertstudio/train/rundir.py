@@ -953,6 +953,23 @@ def run_identity(folder: str | Path) -> tuple[int, int, float | None] | None:
     return st.st_dev, st.st_ino, run_started_at(folder)
 
 
+def followed_run(shown: Path, shown_id: tuple[int, int, float | None] | None,
+                 runs: Iterable[Path]) -> tuple[Path | None, bool]:
+    """Where the run shown from folder ``shown`` is now (``shown_id``: its :func:`run_identity`, read
+    when it was shown), for a page that keeps showing one run while folders change on disk:
+    ``shown`` while that folder still holds it; else the folder among ``runs`` with its identity
+    (renamed outside bertstudio; two runs swapped by rename put it under the other's name); else
+    None (deleted, or moved out of ``runs``). Second: whether ``shown`` now holds another run (a
+    folder replaced, or swapped by rename), which a page must say or read again rather than show
+    under the name picked. Only ``shown``'s identity is read while it is where it was; every
+    listed run's only when it is not. With ``shown_id`` unknown (unreadable when shown) the
+    folder is taken as it is. Results and the Playground follow their run by this one rule."""
+    now = run_identity(shown)
+    if shown_id is None or now == shown_id:
+        return (shown if now is not None else None), False
+    return next((r for r in runs if r != shown and run_identity(r) == shown_id), None), now is not None
+
+
 def run_started_at(folder: str | Path) -> float | None:
     """When the run in ``folder`` started: its first RunStarted's time, else config.toml's mtime
     (written once, when the run starts); None when neither can be read. Only the history's head is

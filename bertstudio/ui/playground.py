@@ -28,7 +28,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_share
 from bertstudio.tasks.limits import input_fields, model_config, saved_pairs
 from bertstudio.tasks.typed_words import cjk_words_in, read_words, saved_cjk_words, whole_cjk_words
-from bertstudio.train.rundir import run_identity
+from bertstudio.train.rundir import followed_run, run_identity
 from bertstudio.ui import preload
 from bertstudio.ui.example_html import PRED_BG, shaded
 from bertstudio.ui.run_reader import READING
@@ -203,8 +203,6 @@ class PlaygroundPage(QWidget):
         stays picked while it is listed (renamed too): the text typed would otherwise get another
         model's answer with nothing said; only the default entry moves on to a newer run."""
         previous = self.current_run()
-        # only the shown run's identity is read here; every listed run's only when it changed
-        previous_id = run_identity(previous) if previous is not None else None
         following = previous is None or self.run_combo.currentIndex() == self._default_index
         runs = [r for r in all_runs(self.session) if (r / "model" / "config.json").is_file()]
         foreign = {r for r in runs if not in_project(self.session, r)}
@@ -228,24 +226,15 @@ class PlaygroundPage(QWidget):
                     ).format(name=titles[r])
             self.run_combo.addItem(name)
         self._default_index = chosen if runs else -1
-        kept = -1 if following else self._find_picked(previous, previous_id)
+        # the run picked, followed through a rename (two runs swapped by rename put it under the other's name)
+        picked, replaced = followed_run(previous, self._picked_id, runs) if previous is not None else (None, False)
+        kept = -1 if following or picked is None else self.run_index(picked)
         self.run_combo.setCurrentIndex(kept if kept >= 0 else self._default_index)
         self.run_combo.blockSignals(False)
         # the same folder holding another run (two runs swapped by rename, a folder replaced) is
         # another model: its kind, pairs, Chinese words and scale are read again
-        replaced = self.current_run() == previous and previous_id != self._picked_id
         if previous is None or self.current_run() != previous or replaced or self._picked_reading:
             self._on_run_changed(self.run_combo.currentIndex())
-
-    def _find_picked(self, previous: Path | None, previous_id: tuple[int, int, float | None] | None) -> int:
-        """The combo's index of the run picked before the list changed: by its folder while that
-        still holds it (``previous_id``, read now, is the picked identity), else by the identity
-        (a rename keeps it; two runs swapped by rename put it under the other's name); -1 when
-        it is gone."""
-        found = self.run_index(previous) if previous is not None else -1
-        if self._picked_id is None or (found >= 0 and previous_id == self._picked_id):
-            return found
-        return next((i for i, r in enumerate(self._runs) if run_identity(r) == self._picked_id), -1)
 
     def run_at(self, index: int) -> Path | None:
         """The run folder the picker lists at ``index``. The folders are kept here, not as Qt item

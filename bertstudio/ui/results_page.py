@@ -35,8 +35,8 @@ from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.events import Evaluated, StepLogged, is_number
 from bertstudio.train.rundir import (BEST_PREDICTIONS, CHECKPOINTS, HISTORY, PREDICTIONS, find_checkpoint,
-                                     read_history, read_label_ids, read_predictions, read_run, read_state,
-                                     run_identity)
+                                     followed_run, read_history, read_label_ids, read_predictions, read_run,
+                                     read_state, run_identity)
 from bertstudio.ui import example_html
 from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
@@ -468,14 +468,11 @@ class ResultsPage(QWidget):
     def refresh_runs(self, *_: object) -> None:
         runs = self.project_runs()
         current = self.run_dir
-        there = current is not None and current.is_dir()
         # the folder now holding another run (two runs swapped by rename, a folder replaced or
-        # linked to another run) showed that run's scores under the name picked, with nothing said;
-        # only the shown run's identity is read each refresh, every listed run's only when it changed
-        replaced = there and self._shown_id is not None and run_identity(current) != self._shown_id
-        gone = current.name if current is not None and (not there or replaced) else None
-        moved = self._renamed_to(runs) if gone is not None else None
-        if moved is not None:  # renamed by hand (a terminal, a file manager): followed, as the Playground does
+        # linked to another run) showed that run's scores under the name picked, with nothing said
+        moved, replaced = followed_run(current, self._shown_id, runs) if current is not None else (None, False)
+        gone = current.name if current is not None and moved != current else None
+        if gone is not None and moved is not None:  # renamed by hand (a terminal, a file manager): followed
             if replaced:  # swapped: both names are still listed, neither is a new run
                 self.run_dir = moved
             else:
@@ -507,14 +504,6 @@ class ResultsPage(QWidget):
             self.gone_label.setText(self.tr("The run {run} is no longer on disk (deleted, moved or renamed): its results "
                                             "are no longer shown.").format(run=visible_run_name(gone)))
             self.gone_label.show()
-
-    def _renamed_to(self, runs: list[Path]) -> Path | None:
-        """The run shown, under the name it was given outside bertstudio: the listed folder with its
-        identity (rundir.run_identity: device, inode and start, so a new run in a deleted one's
-        inode is not it); None when none has it (deleted or moved away)."""
-        if self._shown_id is None:
-            return None
-        return next((r for r in runs if run_identity(r) == self._shown_id), None)
 
     def run_at(self, index: int) -> Path | None:
         """The run folder the picker lists at ``index``. The folders are kept here, not as Qt item

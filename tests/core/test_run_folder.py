@@ -523,3 +523,41 @@ def test_the_names_shown_by_code_are_unicodes_default_ignorables_and_blank_lette
     assert missed == []
     assert all(shown_by_code(c) for c in "\u2800\U0001d159\x85\u2028\ud800")
     assert not any(shown_by_code(c) for c in "a\u00e9\u0301\u4e2d\ud55c\u0645 \u00a0-_.")
+
+
+def _started_run(folder: Path, started: float) -> Path:
+    from bertstudio.train.events import RunStarted, event_to_dict
+
+    folder.mkdir()
+    event = RunStarted(total_steps=1, num_train_examples=1, num_eval_examples=0, epochs=1, effective_batch_size=1,
+                       trainable_params=1, total_params=1, device="cpu", precision="fp32", started_at=started)
+    (folder / "history.jsonl").write_text(json.dumps(event_to_dict(event)) + "\n")
+    return folder
+
+
+def test_a_shown_run_is_followed_through_a_rename_a_swap_a_replacement_and_a_deletion(tmp_path):
+    from bertstudio.train.rundir import followed_run, run_identity, run_started_at
+
+    a, b = _started_run(tmp_path / "a", 1000.0), _started_run(tmp_path / "b", 2000.0)
+    assert run_started_at(a) == 1000.0  # the identity holds the start the test gives
+    a_id = run_identity(a)
+    assert followed_run(a, a_id, [a, b]) == (a, False)  # where it was
+    a.rename(tmp_path / "renamed")
+    assert followed_run(a, a_id, [tmp_path / "renamed", b]) == (tmp_path / "renamed", False)
+    (tmp_path / "renamed").rename(tmp_path / "x")  # swap "x" (was a) and "b" by rename
+    b.rename(tmp_path / "renamed")
+    (tmp_path / "x").rename(b)
+    assert followed_run(tmp_path / "renamed", a_id, [tmp_path / "renamed", b]) == (b, True)
+    # the folder holds another run and the one shown is nowhere listed: said, not followed
+    assert followed_run(tmp_path / "renamed", a_id, [tmp_path / "renamed"]) == (None, True)
+    gone = _started_run(tmp_path / "gone", 3000.0)
+    gone_id = run_identity(gone)
+    (gone / "history.jsonl").unlink()
+    gone.rmdir()
+    assert followed_run(gone, gone_id, [b]) == (None, False)
+    # a folder made where a deleted run was (ext4 may give it the same inode) is another run
+    _started_run(gone, 4000.0)
+    assert followed_run(gone, gone_id, [gone, b]) == (None, True)
+    # unknown identity (unreadable when shown): the folder is taken as it is
+    assert followed_run(gone, None, [b]) == (gone, False)
+    assert followed_run(tmp_path / "nowhere", None, [b]) == (None, False)
