@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import decode, parse_json, read_bytes
-from bertstudio.data.formats.conll import read_conll, write_conll
+from bertstudio.data.formats.conll import line_fields, read_conll, write_conll
 from bertstudio.data.formats.jsonl import read_jsonl, suggest_jsonl, write_jsonl
 from bertstudio.data.formats.plaintext import line_words, read_text
 from bertstudio.data.formats.squad import read_squad, write_squad
@@ -78,13 +79,34 @@ def _first_records(text: str, n: int) -> list[Any]:
         return []
 
 
+# a tag as tagged corpora write it: O, or a scheme letter and a type (B-PER, I-LOC, E-ORG, S-MISC, U-X, L-X)
+_TAG = re.compile(r"O|[BIESUL][-_]\S+")
+
+
+def _tagged_lines(body: list[str], blank: bool) -> bool:
+    """Whether the non-blank lines ``body`` of a .txt read for tagging are CoNLL word-and-tag
+    lines rather than sentences: the lines of more than one field all have as many fields, and
+    those end in a tag (``O``, ``B-PER``), or their last fields are a few values each used again
+    and again (POS tags), or they are tab-separated with sentences a blank line apart (``blank``),
+    as bertstudio writes CoNLL. "Hello world" over "Second line" read as the word "Hello" tagged
+    "world"; a one-word sentence bertstudio wrote ("Paris<TAB>B-LOC") read as "Paris B-LOC"."""
+    tagged = [(ln.strip(" \t"), f) for ln, f in zip(body, map(line_fields, body)) if len(f) >= 2]
+    if not tagged or len({len(f) for _ln, f in tagged}) > 1:
+        return False
+    if blank and all(ln == "\t".join(f) for ln, f in tagged):
+        return True
+    last = [f[-1] for _ln, f in tagged]
+    return all(_TAG.fullmatch(t) for t in last) or (len(last) >= 4 and 2 * len(set(last)) <= len(last))
+
+
 def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: str | None = None) -> str:
     """The format of ``path``: a benchmark preset location first (unless ``presets`` is
     False), then the extension, then the content. ``kind``: the task the rows are for; for
     tagging, one token per line with blank lines between sentences is unlabelled CoNLL (a
-    one-column text file would otherwise read as a table of one-word sentences), and any other
-    .txt is plain text, one sentence a line (a table cannot hold tagging rows: "Hello , world"
-    read as two CSV columns and was then refused)."""
+    one-column text file would otherwise read as a table of one-word sentences), a .txt of
+    word-and-tag lines is CoNLL (:func:`_tagged_lines`), and any other .txt is plain text, one
+    sentence a line (a table cannot hold tagging rows: "Hello , world" read as two CSV columns
+    and was then refused)."""
     if presets and preset_for_path(path) is not None:
         return "glue"
     ext = Path(path).suffix.lower()
@@ -107,12 +129,12 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: s
         return "squad" if '"data"' in text else "jsonl"
     lines = [ln.rstrip("\r") for ln in text.split("\n")[:200]]
     body = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
-    if (kind == "tagging" and ext == ".txt" and not any(ln.startswith("-DOCSTART-") for ln in lines)
-            and not any(a.strip() and b.strip() for a, b in zip(lines, lines[1:]))
-            and any(len(ln.split()) >= 2 for ln in body)):
-        return "text"  # sentences a blank line apart, no two lines together: no CoNLL (word and tag) file
     if body and all(len(ln.split("\t")) == 10 and ln.split("\t")[0].replace("-", "").replace(".", "").isdigit() for ln in body[:50]):
         return "conllu"
+    if (kind == "tagging" and ext == ".txt" and not any(ln.startswith("-DOCSTART-") for ln in lines)
+            and any(len(line_fields(ln)) >= 2 for ln in body)):
+        # word-and-tag lines are CoNLL; any other lines of several words are sentences, one a line
+        return "conll" if _tagged_lines(body, any(not ln.strip() for ln in lines[:-1])) else "text"
     if any(ln.startswith("-DOCSTART-") for ln in lines) or (
         "" in lines[:-1] and body and all(1 <= len(ln.split()) <= 6 and len(ln) < 200 for ln in body[:50])
         and any(len(ln.split()) >= 2 for ln in body[:50])

@@ -373,3 +373,42 @@ def test_a_score_header_over_words_reads_as_classes(tmp_path, header):
     kind = "pair" if pair else "sentence"
     assert load_examples(path).kind == kind and preview(path).suggested_kind == kind
     assert load_examples(path).labels == ["negative", "positive"]
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_a_tagging_txt_of_sentences_in_paragraphs_is_plain_text(tmp_path: Path, end: str) -> None:
+    """Sweep newcode53 #1: two sentences on touching lines, then a blank line, read as CoNLL: the
+    last word of each line became a tag ("world", "line") and a run trained on them; sentences of
+    unequal length were refused as "found 4 columns". Only word-and-tag lines are CoNLL."""
+    notes = _write(tmp_path / "notes.txt", end.join(["Hello world", "Second line", "", "Third", ""]))
+    paras = _write(tmp_path / "paras.txt", end.join(["I love Paris", "She lives in Berlin", "", "New paragraph here", ""]))
+    for path, tokens in ((notes, [["Hello", "world"], ["Second", "line"], ["Third"]]),
+                         (paras, [["I", "love", "Paris"], ["She", "lives", "in", "Berlin"], ["New", "paragraph", "here"]])):
+        es = load_examples(path, kind="tagging")
+        assert (es.meta["format"], es.dataset["tokens"], es.dataset["tags"]) == ("text", tokens, [None] * 3)
+        assert preview(path, kind="tagging").format == "text"
+    # word-and-tag lines saved as .txt stay CoNLL: BIO tags (spaces), POS tags (a few values again and again)
+    ner = _write(tmp_path / "ner.txt", "EU B-ORG\nrejects O\n\nPeter B-PER\nBlackburn I-PER\n")
+    pos = _write(tmp_path / "pos.txt", "The DT\ncat NN\nsat VBD\n\nA DT\ndog NN\nran VBD\n")
+    assert load_examples(ner, kind="tagging").dataset["tags"] == [["B-ORG", "O"], ["B-PER", "I-PER"]]
+    assert load_examples(pos, kind="tagging").dataset["tags"] == [["DT", "NN", "VBD"], ["DT", "NN", "VBD"]]
+
+
+@pytest.mark.parametrize("records", [
+    [{"tokens": ["Paris"], "tags": ["B-LOC"]}, {"tokens": ["Berlin"], "tags": ["B-LOC"]}, {"tokens": ["hello"], "tags": ["O"]}],
+    [{"tokens": ["Paris"], "tags": ["NNP"]}, {"tokens": ["ran"], "tags": ["VBD"]}],
+    [{"tokens": ["Paris"], "tags": ["B-LOC"]}, {"tokens": ["New", "York"], "tags": None},
+     {"tokens": ["a\u00a0b", "c"], "tags": ["O", "B-X"]}],
+    [{"tokens": ["Paris"], "tags": None}, {"tokens": ["hello"], "tags": None}],
+])
+def test_a_tagging_set_exported_to_txt_reads_back_as_written(tmp_path: Path, records) -> None:
+    """Sweep newcode53 #2: one-word sentences exported to one_word.txt (CoNLL, from the file name:
+    "Paris<TAB>B-LOC", a blank line, ...) read back as plain text: the tags became words and the
+    gold was gone. bertstudio's own export reads back exactly."""
+    labels = sorted({t for r in records for t in r["tags"] or ()})
+    mine = from_records("tagging", records, labels=labels)
+    path = tmp_path / "one_word.txt"
+    save_examples(mine, path)
+    back = load_examples(path, kind="tagging")
+    assert back.meta["format"] == "conll"
+    assert back.dataset.to_list() == mine.dataset.to_list()

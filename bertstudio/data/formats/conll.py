@@ -51,7 +51,8 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
         yield n, line[:-1] if line.endswith("\r") else line
 
 
-def _fields(line: str) -> list[str]:
+def line_fields(line: str) -> list[str]:
+    """The columns of one CoNLL line: split at spaces and tabs only (a token may hold U+00A0)."""
     return _SPLIT.split(line.strip(" \t")) if line.strip(" \t") else []
 
 
@@ -66,7 +67,7 @@ def _comment_test(text: str, tag_col: int | None) -> Any:
         return None
     def token_lines() -> Iterator[list[str]]:
         for _n, line in _lines(text):
-            fields = _fields(line)
+            fields = line_fields(line)
             if fields and fields[0] != "#" and fields[0] != DOCSTART:
                 yield fields
 
@@ -109,7 +110,7 @@ def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) 
     here: int | None = None  # this sentence's
     is_comment = _comment_test(text, tag_col)
     for n, line in _lines(text):
-        fields = _fields(line)
+        fields = line_fields(line)
         if not fields or fields[0] == DOCSTART:
             if tokens:
                 yield start, tokens, (tags if here and here > 1 else None)
