@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import decode, parse_json, read_bytes
-from bertstudio.data.formats.conll import line_fields, read_conll, write_conll
+from bertstudio.data.formats.conll import CONLLU_COLUMNS, line_fields, read_conll, write_conll
 from bertstudio.data.formats.jsonl import read_jsonl, suggest_jsonl, write_jsonl
 from bertstudio.data.formats.plaintext import line_words, read_text
 from bertstudio.data.formats.squad import read_squad, write_squad
@@ -307,7 +307,6 @@ def save_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str:
 
 
 _CONLLU_KEPT = {0: "ID", 1: "FORM", 3: "UPOS"}  # what bertstudio reads and writes of a CoNLL-U token line
-_CONLLU_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 
 
 @dataclass(frozen=True)
@@ -354,7 +353,7 @@ def columns_lost(examples: ExampleSet, path: str | os.PathLike[str], *, fmt: str
                 widest = max((len(f) for f in fields), default=0)
                 return LostColumns(written, positions=list(range(2, widest)))
             used = {i for f in fields if len(f) == 10 for i in range(10) if f[i] != "_" and i not in _CONLLU_KEPT}
-            return LostColumns(written, [_CONLLU_NAMES[i] for i in sorted(used)])
+            return LostColumns(written, [CONLLU_COLUMNS[i] for i in sorted(used)])
     except (BertStudioError, OSError, UnicodeError, ValueError):
         pass
     return LostColumns(written)

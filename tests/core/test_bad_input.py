@@ -262,7 +262,8 @@ LONG = "a " * 530_000 + "b"  # 1,060,001 characters: over the one limit every fo
     ("long.tsv", "sentence\tlabel\nok\t1\n%s\t0\n" % LONG, {}, "line 3"),
     ("long.csv", 'text,label\nok,x\n"%s",y\n' % LONG, {}, "row 2"),
     ("long_pair.jsonl", '{"premise": "ok", "hypothesis": "%s", "label": "x"}\n' % LONG, {"kind": "pair"}, "line 1"),
-], ids=["jsonl", "tsv", "csv", "pair-jsonl"])
+    ("long.txt", "ok then\n\n%s\n" % LONG, {"kind": "tagging"}, "line 3"),
+], ids=["jsonl", "tsv", "csv", "pair-jsonl", "plain-text"])
 def test_a_field_longer_than_any_model_reads_is_refused_before_tokenising(name, content, kwargs, where, tmp_path):
     """A 50 MB JSONL field was read and tokenised whole (117 s, 14 GB) where CSV refused it; every
     format now refuses a field over MAX_TEXT_CHARS, naming the row, before anything is tokenised."""
@@ -275,6 +276,24 @@ def test_a_field_longer_than_any_model_reads_is_refused_before_tokenising(name, 
     message = str(info.value)
     assert f"of {len(LONG):,} characters" in message and f"at most {MAX_TEXT_CHARS:,}" in message
     assert str(path) in message and info.value.where == where
+
+
+@pytest.mark.parametrize("name", ["long.conll", "long.conllu"])
+def test_a_conll_token_longer_than_any_model_reads_is_refused(name: str, tmp_path: Path) -> None:
+    """Sweep newcode53 #4: a CoNLL file without line breaks read as one token of any length (a 200 MB
+    token, as the plain-text reader read a 200 MB sentence); the limit every other format has."""
+    from bertstudio.data.formats.common import MAX_TEXT_CHARS
+
+    token = "x" * (MAX_TEXT_CHARS + 1)
+    line = f"1\t{token}\t_\tNOUN\t_\t_\t_\t_\t_\t_" if name.endswith("u") else f"{token} O"
+    path = tmp_path / name
+    path.write_text(("1\tok\t_\tNOUN\t_\t_\t_\t_\t_\t_" if name.endswith("u") else "ok O") + f"\n\n{line}\n",
+                    encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_examples(path)
+    what = "FORM" if name.endswith("u") else "token"
+    assert str(info.value) == (f"{path}, line 3: {what} of {MAX_TEXT_CHARS + 1:,} characters (expected at most "
+                               f"{MAX_TEXT_CHARS:,} characters in one field (split or shorten it))")
 
 
 def test_a_squad_context_or_question_too_long_is_refused(tmp_path):

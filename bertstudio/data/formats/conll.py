@@ -27,7 +27,9 @@ from typing import Any, Iterator, Sequence
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.formats.common import (
+    MAX_TEXT_CHARS,
     check_labels,
+    check_length,
     check_tagging,
     check_writable_field,
     decode,
@@ -44,6 +46,7 @@ _CHUNK = 50_000
 
 
 _SPLIT = re.compile(r"[ \t]+")
+CONLLU_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
@@ -135,6 +138,9 @@ def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) 
         if not 0 <= t_i < here:
             raise DataError(f"token column {token_col} does not exist", path=path, where=f"line {n}",
                             expected=f"a column among the {here} present")
+        if len(line) > MAX_TEXT_CHARS:  # a file without line breaks was read as one 200 MB token
+            for i, value in enumerate(fields):
+                check_length(value, "token" if i == t_i else f"column {i + 1}", path, f"line {n}")
         tokens.append(fields[t_i])
         if here > 1:
             g_i = (tag_col if tag_col is not None else -1)
@@ -159,6 +165,9 @@ def _sentences_conllu(text: str, path: Any, tag_col: int) -> Iterator[tuple[int,
         if line.startswith("#"):
             continue
         fields = line.split("\t")
+        if len(line) > MAX_TEXT_CHARS:
+            for i, value in enumerate(fields):
+                check_length(value, CONLLU_COLUMNS[i] if i < 10 else f"column {i + 1}", path, f"line {n}")
         if len(fields) != 10:
             raise DataError(f"found {len(fields)} tab-separated columns", path=path, where=f"line {n}",
                             expected="10 columns (ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC)")

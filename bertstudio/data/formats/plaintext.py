@@ -17,7 +17,7 @@ import os
 import re
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import check_tagging, decode, read_bytes, to_example_set
+from bertstudio.data.formats.common import check_length, check_tagging, decode, read_bytes, to_example_set
 from bertstudio.errors import DataError
 
 # BERT's BasicTokenizer._is_chinese_char ranges (CJK Unified Ideographs, extensions A-E,
@@ -51,7 +51,8 @@ def read_text(path: str | os.PathLike[str], *, require_labels: bool = False) -> 
     text = decode(read_bytes(path), path)
     tokens: list[list[str]] = []
     for number, line in enumerate(text.split("\n"), 1):
-        words = line_words(line)
+        # a 200 MB line was one sentence of 40 million words (3.7 GB): the other readers' field limit
+        words = line_words(check_length(line.rstrip("\r"), "sentence", path, f"line {number}"))
         if words:
             check_tagging(words, None, path, f"line {number}")
             tokens.append(words)
