@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import decode, parse_json, read_bytes
+from bertstudio.data.formats.common import MAX_TEXT_CHARS, check_length, decode, parse_json, read_bytes
 from bertstudio.data.formats.conll import CONLLU_COLUMNS, line_fields, read_conll, write_conll
 from bertstudio.data.formats.jsonl import read_jsonl, suggest_jsonl, write_jsonl
 from bertstudio.data.formats.plaintext import line_words, read_text
@@ -425,9 +425,10 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
     # csv/tsv/jsonl/glue show their first megabyte: a 1 GB file was read whole, twice, on the GUI thread
     raw = read_bytes(path, head=None if fmt in ("conll", "conllu", "squad") else (1 << 20) + 1)
     head = raw[: 1 << 20]
-    if len(raw) > len(head):  # cut after the last whole line: never inside a character
+    long_first = len(raw) > len(head) and b"\n" not in head  # line 1 runs past the preview's megabyte
+    if len(raw) > len(head):  # cut after the last whole line, or the last whole character: never inside one
         cut = head.rfind(b"\n") + 1
-        head = head[:cut] if cut else raw
+        head = head[:cut] if cut else _whole_characters(head)
     text = decode(head, path)
     if fmt == "glue":
         found = preset_for_path(path)
@@ -492,8 +493,15 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         sentences = [words for words in map(line_words, text.split("\n")) if words][:n]
         if not sentences:
             raise DataError("no sentences found", path=path, expected="one sentence a line")
+        problem = None
+        if long_first:  # over the reader's limit? 4 bytes a character at most: read that far, no further
+            first = decode(_whole_characters(read_bytes(path, head=4 * (MAX_TEXT_CHARS + 1))), path)
+            try:
+                check_length(first.split("\n", 1)[0].rstrip("\r"), "sentence", path, "line 1")
+            except DataError as exc:
+                problem = str(exc)
         return Preview(str(path), fmt, ["tokens", "tags"], [[" ".join(w), ""] for w in sentences], True, "tagging",
-                       {"tokens": "tokens", "tags": "tags"})
+                       {"tokens": "tokens", "tags": "tags"}, problem=problem)
     if fmt in ("conll", "conllu"):
         es = load_examples(path, fmt=fmt)
         rows = [[" ".join(t), " ".join(g or [])] for t, g in zip(es.dataset[:n]["tokens"], es.dataset[:n]["tags"])]
@@ -507,6 +515,18 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
             for i, t, q, c, a in zip(part["id"], part["title"], part["question"], part["context"], part["answers"])]
     return Preview(str(path), fmt, ["id", "title", "question", "context", "answers"], rows, True, "qa",
                    {c: c for c in ("id", "title", "context", "question", "answers")})
+
+
+def _whole_characters(head: bytes) -> bytes:
+    """``head``, the start of a UTF-8 file, without a character its end cuts in two: a first line
+    of 1.2 million "北" was refused in the Import preview as "not UTF-8" at byte 1,048,575."""
+    lead = len(head) - 1
+    while lead >= 0 and len(head) - lead < 4 and head[lead] & 0xC0 == 0x80:  # continuation bytes
+        lead -= 1
+    if lead < 0 or head[lead] < 0xC0:
+        return head  # ends on a whole ASCII character (or bytes decode() refuses anyway)
+    size = 2 if head[lead] < 0xE0 else 3 if head[lead] < 0xF0 else 4
+    return head[:lead] if len(head) - lead < size else head
 
 
 def _take(it: Any, n: int, path: Any) -> list[Any]:

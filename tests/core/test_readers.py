@@ -247,6 +247,28 @@ def test_a_preview_reads_the_start_of_a_big_file_only(tmp_path, monkeypatch):
     assert preview(wide).rows[0] == ["fine", "pos"]
 
 
+@pytest.mark.parametrize("chars", [1_000_000, 1_200_000])
+def test_a_preview_of_a_first_line_past_a_megabyte_cuts_between_characters(tmp_path, chars):
+    """Sweep newcode53 #5: a valid UTF-8 .txt whose first line passed the preview's megabyte
+    ("北" 1,200,000 times) was refused in Import as "not UTF-8: byte 0xe5 at byte offset
+    1048575": the megabyte was cut inside a character. The preview now ends on a whole character,
+    and says what loading says of a first line over the field limit (a million characters read)."""
+    from bertstudio.data.formats.common import MAX_TEXT_CHARS
+
+    path = tmp_path / "zh.txt"
+    path.write_text("北" * chars + "\n次\n", encoding="utf-8")
+    shown = preview(path, kind="tagging")
+    assert shown.format == "text" and set(shown.rows[0][0].split()) == {"北"}
+    if chars <= MAX_TEXT_CHARS:
+        assert shown.problem is None and len(load_examples(path, kind="tagging").dataset[0]["tokens"]) == chars
+    else:
+        said = f"{path}, line 1: sentence of {chars:,} characters (expected at most {MAX_TEXT_CHARS:,} characters"
+        assert shown.problem.startswith(said)
+        with pytest.raises(DataError) as info:
+            load_examples(path, kind="tagging")
+        assert str(info.value) == shown.problem
+
+
 def test_a_preview_refuses_an_unknown_format_instead_of_reading_squad(tmp_path):
     """An unknown format fell through to the SQuAD reader ("not SQuAD JSON")."""
     from bertstudio.errors import ConfigError
