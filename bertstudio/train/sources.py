@@ -365,6 +365,10 @@ def _no_gold(examples: Any, config: TrainConfig) -> DataError:
     """The error for training rows none of which has a gold value: the file's columns, those the
     reader left unread, and the --columns mapping that would read one of them as the gold."""
     gold, path = examples.gold_column, examples.source
+    if examples.meta.get("format") == "text":  # no columns: neither the file's nor --columns can help
+        from bertstudio.data.formats.plaintext import no_tags
+
+        return no_tags(path)
     columns = _file_columns(path, config)
     read = {str(v) for v in (config.columns or {}).values()} | set(examples.dataset.column_names)
     unread = [c for c in columns if c not in read]
@@ -372,7 +376,7 @@ def _no_gold(examples: Any, config: TrainConfig) -> DataError:
     if unread:
         found += f" ({', '.join(unread)} not read)"
     name = unread[0] if unread else "NAME"
-    return DataError(f"no training row has a {gold}: the {gold} column is missing, empty or under a name not "
+    return DataError(f"no training row has {gold if gold.endswith('s') else 'a ' + gold}: the {gold} column is missing, empty or under a name not "
                      f"recognised{found}", path=path, where=gold,
                      expected=f"a {gold} column, or --columns naming it, e.g. --columns {gold}={name}")
 

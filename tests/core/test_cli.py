@@ -834,6 +834,26 @@ def test_train_names_a_gold_column_it_did_not_read_before_the_model_loads(task, 
     assert "--columns label=stars" in lines[0] and "loading" not in err and not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("fmt", [[], ["--format", "text"]])
+def test_train_on_plain_text_says_it_holds_no_tags_and_starts_no_run(fmt, tiny, tmp_path: Path, capsys) -> None:
+    """Sweep newcode53 #1, #9: notes.txt (sentences, a blank line between paragraphs) trained as
+    CoNLL with the tags "world" and "line" (exit 0, a run written); read as plain text, it was
+    refused in column words that do not fit it ("no training row has a tags: the tags column is
+    missing ... --columns tags=NAME"). A tagging file without tags says "has tags" too."""
+    data = tmp_path / "notes.txt"
+    data.write_text("Hello world\r\nSecond line\r\n\r\nThird\r\n", encoding="utf-8")
+    code, out, err = run(["train", "--task", "tagging", *fmt, "--train", str(data), "--model", tiny, "--epochs", "1",
+                          "--out", str(tmp_path / "run")], capsys)
+    assert (code, out, err) == (EXIT_USAGE, "", f"bertstudio: error: {data}: plain text holds no tags (expected a "
+                                "CoNLL file with a tag after each word, or JSON Lines with tokens and tags)\n")
+    assert not (tmp_path / "run").exists()
+    untagged = tmp_path / "untagged.jsonl"
+    untagged.write_text('{"tokens": ["Hello", "world"]}\n{"tokens": ["Third"]}\n', encoding="utf-8")
+    code, out, err = run(["train", "--task", "tagging", "--train", str(untagged), "--model", tiny, "--epochs", "1",
+                          "--out", str(tmp_path / "run")], capsys)
+    assert code == EXIT_USAGE and f"{untagged}, tags: no training row has tags: the tags column" in err
+
+
 # --- settings said and refused as they apply ----------------------------------------------------
 
 

@@ -43,11 +43,16 @@ def line_words(line: str) -> list[str]:
     return words
 
 
+def no_tags(path: str | os.PathLike[str] | None) -> DataError:
+    """The refusal of plain text where tags are needed (training): it has no columns to name."""
+    return DataError("plain text holds no tags", path=path,
+                     expected="a CoNLL file with a tag after each word, or JSON Lines with tokens and tags")
+
+
 def read_text(path: str | os.PathLike[str], *, require_labels: bool = False) -> ExampleSet:
     """Every non-empty line of ``path`` as an unlabelled tagging sentence (see module doc)."""
     if require_labels:
-        raise DataError("plain text holds no tags", path=path,
-                        expected="a CoNLL file with a tag after each word, or JSON Lines with tokens and tags")
+        raise no_tags(path)
     text = decode(read_bytes(path), path)
     tokens: list[list[str]] = []
     for number, line in enumerate(text.split("\n"), 1):
