@@ -96,7 +96,9 @@ def _tagged_lines(body: list[str], blank: bool) -> bool:
     if blank and all(ln == "\t".join(f) for ln, f in tagged):
         return True
     last = [f[-1] for _ln, f in tagged]
-    return all(_TAG.fullmatch(t) for t in last) or (len(last) >= 4 and 2 * len(set(last)) <= len(last))
+    # a few values again and again, but not one ("Smith" after every first name of a list of names)
+    values = set(last)
+    return all(_TAG.fullmatch(t) for t in last) or (len(values) >= 2 and 2 * len(values) <= len(last))
 
 
 def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: str | None = None) -> str:

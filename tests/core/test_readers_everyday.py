@@ -382,10 +382,12 @@ def test_a_tagging_txt_of_sentences_in_paragraphs_is_plain_text(tmp_path: Path, 
     unequal length were refused as "found 4 columns". Only word-and-tag lines are CoNLL."""
     notes = _write(tmp_path / "notes.txt", end.join(["Hello world", "Second line", "", "Third", ""]))
     paras = _write(tmp_path / "paras.txt", end.join(["I love Paris", "She lives in Berlin", "", "New paragraph here", ""]))
+    names = _write(tmp_path / "names.txt", end.join(["John Smith", "Jane Smith", "Bob Smith", "", "Al Smith", ""]))
     for path, tokens in ((notes, [["Hello", "world"], ["Second", "line"], ["Third"]]),
-                         (paras, [["I", "love", "Paris"], ["She", "lives", "in", "Berlin"], ["New", "paragraph", "here"]])):
+                         (paras, [["I", "love", "Paris"], ["She", "lives", "in", "Berlin"], ["New", "paragraph", "here"]]),
+                         (names, [["John", "Smith"], ["Jane", "Smith"], ["Bob", "Smith"], ["Al", "Smith"]])):
         es = load_examples(path, kind="tagging")
-        assert (es.meta["format"], es.dataset["tokens"], es.dataset["tags"]) == ("text", tokens, [None] * 3)
+        assert (es.meta["format"], es.dataset["tokens"], es.dataset["tags"]) == ("text", tokens, [None] * len(tokens))
         assert preview(path, kind="tagging").format == "text"
     # word-and-tag lines saved as .txt stay CoNLL: BIO tags (spaces), POS tags (a few values again and again)
     ner = _write(tmp_path / "ner.txt", "EU B-ORG\nrejects O\n\nPeter B-PER\nBlackburn I-PER\n")
