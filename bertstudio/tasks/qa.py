@@ -323,6 +323,34 @@ def _joined(before: str, after: str) -> bool:
     return _attached(after) or before in "\u200c\u200d" or _in_word(before) and _in_word(after)
 
 
+def _invisible(ch: str) -> bool:
+    """Whitespace or a format character (zero-width space, joiners, BOM, soft hyphen): BERT's basic
+    tokenizer drops both, so an answer of them alone covers no token and trains as "no answer"."""
+    return ch.isspace() or unicodedata.category(ch) == "Cf"
+
+
+def _tag(ch: str) -> bool:
+    """A tag character of an emoji tag sequence (the flags of England, Scotland, Wales)."""
+    return "\U000e0020" <= ch <= "\U000e007f"
+
+
+def visible_span(context: str, start: int, end: int) -> tuple[int, int]:
+    """[start, end) trimmed of whitespace and format characters at both ends; empty (start == end)
+    when nothing visible is left. The tag characters ending an emoji flag are format characters but
+    part of the flag, so they stay after a visible character."""
+    selected_end = end
+    while start < end and _invisible(context[start]):
+        start += 1
+    while end > start and _invisible(context[end - 1]):
+        end -= 1
+    tail = end
+    while start < end and tail < selected_end and _tag(context[tail]):
+        tail += 1
+        if context[tail - 1] == "\U000e007f":  # the cancel tag closes the flag
+            end = tail
+    return start, end
+
+
 def whole_words(context: str, start: int, end: int) -> tuple[int, int]:
     """[start, end) trimmed of whitespace at its ends (DeBERTa-v3's Metaspace pieces start at the
     space before the word), and widened to whole words where it cuts one: the best span is found over

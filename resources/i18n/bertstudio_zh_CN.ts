@@ -1927,96 +1927,96 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="35"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="128"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="34"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="106"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="129"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="138"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="47"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="46"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="52"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="53"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="66"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="67"/>
         <source>&amp;Split:</source>
         <translation>数据划分(&amp;S):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="67"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="68"/>
         <source>Fo&amp;rmat:</source>
         <translation>格式(&amp;R):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="68"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="69"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="74"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="116"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="75"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="79"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="81"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="82"/>
         <source>%1 of its %2 columns</source>
         <translation>其 %2 列中的 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
         <source>“I-” is an inside tag without an entity type</source>
         <translation>“I-” 是没有实体类型的内部标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
         <source>{value} opens an entity (IOB1)</source>
         <translation>{value} 开始一个实体（IOB1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="94"/>
         <source>{value} follows {after}, another entity type, which it does not continue</source>
         <translation>{value} 跟在另一实体类型的 {after} 之后，并不延续它</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="94"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="95"/>
         <source>{value} follows {after}, which leaves no entity open for it to continue</source>
         <translation>{value} 跟在 {after} 之后，此处没有可延续的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="99"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="100"/>
         <source>Sentence {sentence}, tag {tag}: {why}, and a CoNLL file would read it back as {bio}, another tag. Save as CoNLL-U or JSON Lines, which keep the tags as they are.</source>
         <translation>第 {sentence} 句，第 {tag} 个标签：{why}，CoNLL 文件读回时会把它读成另一个标签 {bio}。请另存为 CoNLL-U 或 JSON Lines，它们会原样保留标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="113"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="114"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="129"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="130"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="138"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
@@ -3374,197 +3374,197 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="157"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="73"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="209"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="212"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="240"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="243"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="75"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="75"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="86"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="142"/>
         <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="116"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
         <source>These scores were selected on this evaluation set; the last evaluation scored {scores}.</source>
         <translation>这些分数是在这个评估集上选出的；最后一次评估的分数为 {scores}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="157"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="141"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="171"/>
         <source>The model answers “{label}” for {n} of {rows} evaluation rows (the gold: {share}%).</source>
         <translation>模型对 {rows} 个评估行中的 {n} 个都回答“{label}”（标准答案中占 {share}%）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="149"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="179"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="190"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="164"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="170"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="200"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="173"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="203"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="182"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="212"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="224"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="259"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="293"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="261"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="295"/>
         <source>over the {n} classes with gold rows or predictions in this split ({names}); the {m} shown as — are left out</source>
         <translation>范围是本划分中有标准答案行或被预测过的 {n} 个类别（{names}）；显示为 — 的 {m} 个类别不计入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="264"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="298"/>
         <source>over all {n} classes above</source>
         <translation>范围是上面全部 {n} 个类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="265"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="299"/>
         <source>Unweighted mean {over}.</source>
         <translation>未加权平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="266"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="300"/>
         <source>Mean weighted by support {over}.</source>
         <translation>按支持数加权的平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="191"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="221"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="209"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="240"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="210"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="241"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="210"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="241"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="242"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="211"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="242"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="218"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="249"/>
         <source>%n class(es) have no rows in this split and were never predicted: listed last as —, left out of the averages.</source>
         <translation>
             <numerusform>%n 个类别在本划分中没有行，也从未被预测：列在最后，显示为 —，不计入平均值。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="221"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="252"/>
         <source>No gold rows and no predictions of this class in this split: precision, recall and F1 are undefined, and the averages leave it out.</source>
         <translation>本划分中此类别既没有标准答案行也没有预测：精确率、召回率和 F1 无定义，平均值不计入此类别。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="223"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="254"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="223"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="254"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -3723,159 +3723,159 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="139"/>
+        <location filename="../../bertstudio/ui/playground.py" line="140"/>
         <source>&amp;Predict</source>
         <translation>预测(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="147"/>
+        <location filename="../../bertstudio/ui/playground.py" line="148"/>
         <source>Prediction</source>
         <translation>预测结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="148"/>
+        <location filename="../../bertstudio/ui/playground.py" line="149"/>
         <source>Notes on the prediction</source>
         <translation>关于预测结果的说明</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="156"/>
+        <location filename="../../bertstudio/ui/playground.py" line="157"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="170"/>
+        <location filename="../../bertstudio/ui/playground.py" line="171"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="170"/>
+        <location filename="../../bertstudio/ui/playground.py" line="171"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="171"/>
+        <location filename="../../bertstudio/ui/playground.py" line="172"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="172"/>
+        <location filename="../../bertstudio/ui/playground.py" line="173"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="173"/>
+        <location filename="../../bertstudio/ui/playground.py" line="174"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="174"/>
+        <location filename="../../bertstudio/ui/playground.py" line="175"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="224"/>
+        <location filename="../../bertstudio/ui/playground.py" line="223"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="225"/>
+        <location filename="../../bertstudio/ui/playground.py" line="224"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="226"/>
+        <location filename="../../bertstudio/ui/playground.py" line="225"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="284"/>
+        <location filename="../../bertstudio/ui/playground.py" line="277"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="363"/>
+        <location filename="../../bertstudio/ui/playground.py" line="356"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="391"/>
+        <location filename="../../bertstudio/ui/playground.py" line="384"/>
         <source>Starting up…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="392"/>
+        <location filename="../../bertstudio/ui/playground.py" line="385"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="392"/>
+        <location filename="../../bertstudio/ui/playground.py" line="385"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="401"/>
+        <location filename="../../bertstudio/ui/playground.py" line="394"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="406"/>
+        <location filename="../../bertstudio/ui/playground.py" line="399"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="410"/>
+        <location filename="../../bertstudio/ui/playground.py" line="403"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="414"/>
+        <location filename="../../bertstudio/ui/playground.py" line="407"/>
         <source>{words} read as one word: separate words with spaces.</source>
         <translation>{words} 被读作一个词：请用空格分隔各词。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="429"/>
+        <location filename="../../bertstudio/ui/playground.py" line="422"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="432"/>
+        <location filename="../../bertstudio/ui/playground.py" line="425"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="448"/>
+        <location filename="../../bertstudio/ui/playground.py" line="441"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="453"/>
+        <location filename="../../bertstudio/ui/playground.py" line="446"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="456"/>
+        <location filename="../../bertstudio/ui/playground.py" line="449"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="485"/>
+        <location filename="../../bertstudio/ui/playground.py" line="478"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="486"/>
+        <location filename="../../bertstudio/ui/playground.py" line="479"/>
         <source>This model was trained on questions with no answer in their context too (one ticked &quot;No answer in this context&quot; on the Label page makes it so), and it says so where it finds none.</source>
         <translation>这个模型训练时也用了在上下文中没有答案的问题（在标注页勾选一个“此上下文中没有答案”就是如此），所以在找不到答案时会这样说。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="494"/>
+        <location filename="../../bertstudio/ui/playground.py" line="487"/>
         <source>span score (its start and end logits added: not a probability)</source>
         <translation>片段得分（起点与终点 logit 之和，不是概率）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="497"/>
+        <location filename="../../bertstudio/ui/playground.py" line="490"/>
         <source>This model always answers with a span of the context: it was trained with no unanswerable questions, so it cannot say that a question has no answer here.</source>
         <translation>这个模型总会从上下文中给出一个片段作为答案：它训练时没有用过无法回答的问题，所以不会说某个问题在这里没有答案。</translation>
     </message>
@@ -4137,63 +4137,68 @@
 <context>
     <name>QAEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="88"/>
         <source>Type a new question about this context</source>
         <translation>输入关于此上下文的新问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="78"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="89"/>
         <source>Add &amp;question</source>
         <translation>添加问题(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="103"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="114"/>
         <source>&amp;No answer in this context (SQuAD v2)</source>
         <translation>此上下文中没有答案(SQuAD v2)(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="117"/>
         <source>&amp;Use selection as answer (Enter)</source>
         <translation>将选中文本作为答案(回车)(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="121"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="132"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="146"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="157"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="148"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="159"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="150"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="161"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="209"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="220"/>
         <source>The selection holds only spaces: select the words of the answer.</source>
         <translation>所选内容只有空格：请选中答案的文字。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="214"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="222"/>
+        <source>The selection holds no visible character: select the words of the answer.</source>
+        <translation>所选内容没有可见字符：请选中答案的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="227"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="239"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="252"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="242"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="281"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="294"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>
@@ -4338,177 +4343,177 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="351"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="364"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="343"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="821"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="356"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="862"/>
         <source>Errors o&amp;nly</source>
         <translation>只看错误(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="386"/>
         <source>Set as &amp;gold</source>
         <translation>设为标准答案(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="375"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="388"/>
         <source>Use &amp;prediction as gold</source>
         <translation>采用预测作为标准答案(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="379"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="392"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="480"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="500"/>
         <source>The folder {run} now holds another run: the results of the run shown there before are no longer shown.</source>
         <translation>文件夹 {run} 现在存放的是另一个运行：之前在此显示的运行的结果不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="484"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="504"/>
         <source>The run {run} is no longer on disk (deleted, moved or renamed): its results are no longer shown.</source>
         <translation>运行 {run} 已不在磁盘上（已删除、移动或重命名）：不再显示它的结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="513"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="525"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="575"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="585"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="597"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="664"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="661"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="673"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="663"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="675"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="665"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="677"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="669"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="681"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="672"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="684"/>
         <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>
             <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="675"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="687"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="692"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="704"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="695"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="707"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="704"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="716"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="707"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="719"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="711"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="723"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="824"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="865"/>
         <source>Errors o&amp;nly (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="825"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="866"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="848"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="889"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="850"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="891"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="906"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="947"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="908"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="949"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="943"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="984"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="948"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="989"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="951"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="992"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="953"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="994"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="954"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="995"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="960"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="1001"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

@@ -1095,3 +1095,26 @@ def test_a_qa_answer_is_trimmed_and_spaces_alone_are_refused(qtbot, session_fact
     assert view.textCursor().selectedText() == "Second "
     qtbot.keyClick(view, Qt.Key.Key_Return)
     assert session.project.gold("train", 0) == {"text": ["Second"], "answer_start": [0]}
+
+
+def test_a_qa_answer_of_zero_width_characters_alone_is_refused_and_they_are_trimmed(qtbot, session_factory):
+    """sweep_newcode53 6: a selection of a zero-width space (or a BOM, or joiners between spaces) was
+    stored as the answer; BERT's tokenizer drops such format characters, so it trained as "no answer"."""
+    flag = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"  # England: tags are Cf
+    context = f"a\u200bb c \u200c\u200d d \ufeffword\u200b e {flag}."
+    rows = [{"id": "q1", "context": context, "question": "Q1?", "answers": None}]
+    session = session_factory("qa", None, {"train": rows})
+    editor = _page(qtbot, session).editor()
+    said = []
+    editor.message_shown.connect(said.append)
+    refused = "The selection holds no visible character: select the words of the answer."
+    for start, end in [(1, 2), (5, 9), (11, 12)]:  # \u200b alone; " \u200c\u200d "; the BOM alone
+        editor.set_answer(start, end)
+        assert session.project.gold("train", 0) is None, context[start:end]
+    assert said == [refused] * 3
+    start = context.index("\ufeffword")
+    editor.set_answer(start - 1, start + 7)  # " \ufeffword\u200b " -> "word"
+    assert session.project.gold("train", 0) == {"text": ["word"], "answer_start": [start + 1]}
+    start = context.index(flag)
+    editor.set_answer(start, start + len(flag))  # the flag keeps its closing tag characters
+    assert session.project.gold("train", 0) == {"text": [flag], "answer_start": [start]}

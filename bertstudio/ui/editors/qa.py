@@ -2,7 +2,7 @@
 
 The context is a read-only text view; releasing the mouse over a selection
 (or pressing Enter) records ``{"text": [selected], "answer_start": [start]}``,
-trimmed of whitespace at both ends (a selection of spaces alone is refused), then clears the
+trimmed of whitespace and format characters at both ends (a selection of them alone is refused), then clears the
 selection (the answer stays shaded), with the start as a Python string index into the context, so
 ``context[start:start + len(text)] == text`` exactly (Qt counts UTF-16 units and
 makes a CRLF one break; ``text_positions`` converts). The questions that share the context are listed and
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.tasks.qa import visible_span
 from bertstudio.ui.editors.base import KindEditor
 from bertstudio.ui.editors.flow_layout import FlowLayout
 from bertstudio.ui.editors.text_positions import document_positions, text_index
@@ -208,18 +209,20 @@ class QAEditor(KindEditor):
     # -- edits -------------------------------------------------------------------------------
     def set_answer(self, start: int, end: int) -> None:
         """Record context[start:end] (Python indices) as the answer of the current question, trimmed
-        of whitespace at both ends: a word selected with Ctrl+Shift+Right keeps its trailing space,
+        of whitespace and zero-width format characters at both ends (``visible_span``): a word selected with Ctrl+Shift+Right keeps its trailing space,
         and a selection of spaces alone was stored as an answer no model can give (its tokens map
         to an inverted span, and SQuAD's normalisation makes it "")."""
         if self.row < 0 or start >= end:
             return
-        text = self.context[start:end]
-        answer = text.strip()
-        if not answer:
-            self.message_shown.emit(self.tr("The selection holds only spaces: select the words of the answer."))
+        first, last = visible_span(self.context, start, end)
+        if first >= last:
+            if self.context[start:end].isspace():
+                self.message_shown.emit(self.tr("The selection holds only spaces: select the words of the answer."))
+            else:
+                self.message_shown.emit(self.tr("The selection holds no visible character: "
+                                                "select the words of the answer."))
             return
-        start += len(text) - len(text.lstrip())
-        text = answer
+        start, text = first, self.context[first:last]
         self.set_gold({"text": [text], "answer_start": [start]},
                       self.tr("Answer row %1 with '%2'").replace("%1", str(self.row + 1)).replace("%2", text[:40]))
 
