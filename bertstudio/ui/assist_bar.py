@@ -68,6 +68,10 @@ class AssistBar(QWidget):
         self.label_combo = ChoiceBox(objectName="nextLabelCombo")
         self.label_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.label_combo.setToolTip(self.tr("The label whose likeliest examples come first"))
+        # sized to its longest label, a 60-character name held the whole window 1,085 px wide: the box
+        # shows ~16 characters (elided) and each name is whole in its item's tooltip
+        self.label_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.label_combo.setMinimumContentsLength(16)
         self.label_combo.currentIndexChanged.connect(lambda _i: self.order_changed.emit(self.strategy()))
         self.counts_label = QLabel(objectName="assistCounts")
         self.train_button = QPushButton(self.tr("Train no&w"), objectName="assistTrainButton")
@@ -138,6 +142,7 @@ class AssistBar(QWidget):
         self.label_combo.addItem(self.tr("the rarest label"), "")
         for name in labels:
             self.label_combo.addItem(name, name)
+            self.label_combo.setItemData(self.label_combo.count() - 1, name, Qt.ItemDataRole.ToolTipRole)
         self.label_combo.setCurrentIndex(max(0, self.label_combo.findData(current or "")))
         self.label_combo.blockSignals(False)
         index = self.order_combo.findData("by_label")
@@ -155,6 +160,7 @@ class AssistBar(QWidget):
         if index > 0:  # (0: the rarest label)
             self.label_combo.setItemData(index, new)
             self.label_combo.setItemText(index, new)
+            self.label_combo.setItemData(index, new, Qt.ItemDataRole.ToolTipRole)
 
     def _on_order_changed(self, _index: int) -> None:
         self.label_combo.setVisible(self.strategy() == "by_label")

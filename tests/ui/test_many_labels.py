@@ -380,3 +380,20 @@ def test_a_closed_label_set_dialog_stops_listening_to_label_keys(qtbot, session_
     assert len(opened) == 3
     qtbot.waitUntil(lambda: (session.receivers(keys), session.receivers(imports)) == before)
     assert not page.findChildren(LabelSetDialog)
+
+
+def test_sixty_character_labels_leave_the_label_page_narrower_than_a_laptop_screen(qtbot, session_factory):
+    """sweep_newcode53 7: the by-label order's box sized itself to its longest name, and 60-character
+    labels held the main window 1,085 px wide on every page (off a 1024-wide screen)."""
+    labels = [f"very long label name that keeps going and going {i}".ljust(60, "x") for i in range(20)]
+    session = session_factory("sentence", labels, {"train": [{"text": "a", "label": labels[0]},
+                                                             {"text": "b", "label": None}]})
+    label = _page(qtbot, LabelPage, session, (1024, 640))
+    bar = label.assist_bar
+    bar.set_strategy("by_label")
+    box = bar.label_combo
+    qtbot.waitUntil(box.isVisible)
+    assert box.findData(labels[7]) > 0
+    assert box.minimumSizeHint().width() < 300 and box.sizeHint().width() < 300  # was 415 px
+    assert label.minimumSizeHint().width() < 900
+    assert box.itemData(box.findData(labels[7]), Qt.ItemDataRole.ToolTipRole) == labels[7]  # whole on hover
