@@ -77,6 +77,9 @@ class MetricsPanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # numbers and titles read in full
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.per_class_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "class_…039", not "class_…"
+        # wrapped, a long name was cut at its end whatever the elide mode (the style elides the last line
+        # that fits from its start), so names sharing a start read alike: one line, elided in the middle
+        self.per_class_table.setWordWrap(False)
         for table in (self.metrics_table, self.per_class_table):  # as tall as their rows, no taller
             table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
             table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -113,14 +116,17 @@ class MetricsPanel(QWidget):
         return whole, whole - max(0, rows - kept)
 
     def per_class_width(self) -> int:
-        """The width at which the per-class table's numbers read without scrolling sideways, its
-        class column keeping about ten characters; 0 when it is hidden or empty."""
+        """The width at which the per-class table reads in full without scrolling sideways: its numbers,
+        and its class column as wide as its longest name (at least about ten characters; the caller
+        caps the whole at its share of the page, and longer names are elided in the middle); 0 when
+        it is hidden or empty."""
         table = self.per_class_table
         if table.isHidden() or not table.rowCount():
             return 0
         header = table.horizontalHeader()
         numbers = sum(max(header.sectionSizeHint(c), table.sizeHintForColumn(c)) for c in range(1, table.columnCount()))
-        return numbers + table.fontMetrics().horizontalAdvance("x" * 10) + 2 * table.frameWidth()
+        names = max(table.fontMetrics().horizontalAdvance("x" * 10), table.sizeHintForColumn(0))
+        return numbers + names + 2 * table.frameWidth()
 
     def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None,
                      unit: str = "examples", best_step: int | None = None, steps: int = 0,

@@ -75,20 +75,20 @@ def test_a_split_that_uses_every_class_shows_no_undefined_row(qtbot):
     assert not panel.unscored_note.isVisibleTo(panel)
 
 
-def _many_class_page(qtbot, tmp_path: Path, used: int) -> tuple[Project, ResultsPage]:
-    """A project of 80 labels whose dev split uses the first ``used``, with one run (every 3rd
-    prediction is the next class), on a Results page of a 1280 x 800 window's size."""
+def _many_class_page(qtbot, tmp_path: Path, used: int, labels: list[str] = LABELS) -> tuple[Project, ResultsPage]:
+    """A project of ``labels`` (80 unless given) whose dev split uses the first ``used``, with one run (every
+    3rd prediction is the next class), on a Results page of a 1280 x 800 window's size."""
     from bertstudio.train.config import TrainConfig
 
-    golds = [LABELS[i % used] for i in range(4 * used)]
+    golds = [labels[i % used] for i in range(4 * used)]
     rows = [{"text": f"row {i}", "label": g} for i, g in enumerate(golds)]
-    project = Project.create(tmp_path / "many", name="m", kind="sentence", labels=LABELS)
-    project.import_examples(from_records("sentence", rows, labels=LABELS), "dev")
+    project = Project.create(tmp_path / "many", name="m", kind="sentence", labels=labels)
+    project.import_examples(from_records("sentence", rows, labels=labels), "dev")
     run = project.new_run_dir("many-run")
-    TrainConfig(task="sentence", labels=LABELS, output_dir=str(run)).save(run / "config.toml")
+    TrainConfig(task="sentence", labels=labels, output_dir=str(run)).save(run / "config.toml")
     (run / "metrics.json").write_text(json.dumps({"accuracy": 0.6, "macro_f1": 0.6}))
     preds = [{"index": i, "split": "dev", "row": i, "gold": g, "loss": 0.5,
-              "label": LABELS[(LABELS.index(g) + 1) % used] if i % 3 == 0 else g} for i, g in enumerate(golds)]
+              "label": labels[(labels.index(g) + 1) % used] if i % 3 == 0 else g} for i, g in enumerate(golds)]
     (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     page = ResultsPage(session)
@@ -142,5 +142,29 @@ def test_with_80_classes_all_used_the_window_shows_them_all(qtbot, tmp_path):
         qtbot.waitExposed(dialog)
         assert dialog.view.visible_classes() == 80
         assert _rows_in_view(dialog.view) >= 20  # scrolls for the rest, each row readable
+    finally:
+        project.close(compact=False)
+
+
+def test_long_class_names_that_share_a_start_read_apart_in_the_per_class_table(qtbot, tmp_path):
+    """sweep_newcode53 8: seven classes "very long label name that keeps going and going 0…6" all read
+    "very long label name that keeps going and …": the class column was held to ten characters and
+    its wrapped names were cut at the end, while the predictions beside it had room to spare."""
+    from PySide6.QtCore import Qt
+
+    labels = [f"very long label name that keeps going and going {i}".ljust(60, "x") for i in range(7)]
+    project, page = _many_class_page(qtbot, tmp_path, used=7, labels=labels)
+    try:
+        table = page.metrics_panel.per_class_table
+        qtbot.waitUntil(lambda: table.rowCount() >= 7)
+        assert table.horizontalScrollBar().maximum() == 0  # the numbers still read without scrolling
+        width = table.columnWidth(0)
+        assert width >= table.fontMetrics().horizontalAdvance("x" * 35), width  # was 173 px: 24 characters
+        # a wrapped item is cut at the end of its last line whatever the view's elide mode
+        assert not table.wordWrap() and table.textElideMode() == Qt.TextElideMode.ElideMiddle
+        shown = {table.fontMetrics().elidedText(table.item(r, 0).text(), Qt.TextElideMode.ElideMiddle, width - 12)
+                 for r in range(7)}
+        assert len(shown) == 7, shown  # each class reads as itself
+        assert [table.item(r, 0).toolTip() for r in range(7)] == labels
     finally:
         project.close(compact=False)
