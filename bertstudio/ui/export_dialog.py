@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import os
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -23,6 +26,31 @@ from bertstudio.data.io import columns_lost, save_format, written_formats
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
+
+
+class _NoFormat:
+    """Rows of a kind without a format of its own, to ask :func:`save_format` what a file name's
+    extension alone names: for an extension no writer owns (.xlsx, .txt) it falls back to the kind's
+    format, and "out.xlsx" silently got TSV, CoNLL or SQuAD JSON. (data/io keeps its extension table
+    to itself: asked, not copied.)"""
+
+    def __init__(self, examples: Any) -> None:
+        self.kind = examples.kind
+        self.spec = dataclasses.replace(examples.spec, save_format="")
+
+
+def named_format(examples: Any, path: str) -> str | None:
+    """The format ``path``'s extension names for ``examples``' kind, or None when it names none."""
+    return save_format(_NoFormat(examples), path) or None
+
+
+def _file_above(path: str) -> str | None:
+    """The nearest existing folder above ``path`` when it is a file, not a folder (the export would
+    make the missing folders, and said only "File exists")."""
+    for folder in Path(path).parents:
+        if os.path.lexists(folder):
+            return None if os.path.isdir(folder) else str(folder)
+    return None
 
 
 class ExportDialog(QDialog):
@@ -102,6 +130,27 @@ class ExportDialog(QDialog):
             sentence=f"{facts.get('sentence', 0):,}", tag=facts.get("tag"),
             why=why.format(value=quoted["value"], after=quoted["after"]), bio=quoted["reads_as"])
 
+    def _format_from_name(self, examples: Any, path: str) -> bool:
+        """With "from the file name": whether the name's extension names a format this project writes;
+        if not, says so (naming those it writes) before anything is asked or written. A sentence
+        project to out.conll was refused only after Export, and out.xlsx got TSV without a word."""
+        offered = [self.format_combo.itemData(i) for i in range(1, self.format_combo.count())]
+        named = named_format(examples, path)
+        if named is None:
+            self.error_label.setText(self.tr(
+                "The file name {name} names no format bertstudio writes. Give it the extension of one this "
+                "project writes ({formats}), or choose the format in the list.").format(
+                name=Path(path).name, formats=", ".join(offered)))
+            return False
+        fmt = save_format(examples, path)
+        if fmt not in offered:
+            self.error_label.setText(self.tr(
+                "The file name {name} asks for {fmt}, which this project's rows cannot be written as. It writes "
+                "{formats}: change the extension, or choose the format in the list.").format(
+                name=Path(path).name, fmt=fmt, formats=", ".join(offered)))
+            return False
+        return True
+
     def _on_browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
         if path:
@@ -121,8 +170,15 @@ class ExportDialog(QDialog):
         except BertStudioError as exc:
             self.error_label.setText(exc.message)
             return False
+        above = _file_above(path)
+        if above is not None:
+            self.error_label.setText(self.tr("{path} is a file, not a folder: choose a file in a folder.").format(
+                path=above))
+            return False
         split, fmt = self.split_combo.currentData(), self.format_combo.currentData()
         examples = self.session.project.examples(split)
+        if fmt == "auto" and not self._format_from_name(examples, path):
+            return False
         lost = columns_lost(examples, target, fmt=save_format(examples, path) if fmt == "auto" else fmt)
         if lost:  # asked even after the save dialog's own question, which could not know this
             answer = QMessageBox.warning(
@@ -145,7 +201,11 @@ class ExportDialog(QDialog):
             self.error_label.setText(self._refusal_text(exc))
             return False
         except OSError as exc:  # the writers let disk errors through (full disk, a folder, no permission)
-            self.error_label.setText(f"{path}: {exc.strerror or exc}")
+            if exc.errno in (errno.ENOTDIR, errno.EEXIST):  # a folder on the way is a file (made meanwhile)
+                self.error_label.setText(self.tr("{path}: a folder on its way is a file, not a folder.").format(
+                    path=path))
+            else:
+                self.error_label.setText(f"{path}: {exc.strerror or exc}")
             return False
         self.accept()
         return True

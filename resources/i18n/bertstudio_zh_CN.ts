@@ -1415,32 +1415,32 @@
         <translation>按建议标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="73"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="77"/>
         <source>Train no&amp;w</source>
         <translation>立即训练(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="84"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="88"/>
         <source>Ne&amp;xt:</source>
         <translation>下一个(&amp;X):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="170"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="176"/>
         <source>The labelling assistant is starting: the Next order can be chosen once it has started.</source>
         <translation>标注助手正在启动:启动后才能选择“下一个”顺序。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="177"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="183"/>
         <source>%1 labelled · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个 · 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="191"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="197"/>
         <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="193"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="199"/>
         <source>Which example comes next after a label or a skip (S / Space).</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。</translation>
     </message>
@@ -1450,17 +1450,17 @@
         <translation>优先显示最可能属于该标签的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="75"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="79"/>
         <source>Train the stronger model on the labels so far, in the background (it also trains by itself every 50 labels)</source>
         <translation>在后台用目前的标签训练更强的模型(每标注 50 个也会自动训练)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="138"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="142"/>
         <source>the rarest label</source>
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="176"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="182"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -1927,98 +1927,118 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="34"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="106"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="129"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="185"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="194"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="46"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="74"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="53"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="81"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="67"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="95"/>
         <source>&amp;Split:</source>
         <translation>数据划分(&amp;S):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="68"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="96"/>
         <source>Fo&amp;rmat:</source>
         <translation>格式(&amp;R):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="69"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="97"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="75"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="103"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="166"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="108"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="82"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="110"/>
         <source>%1 of its %2 columns</source>
         <translation>其 %2 列中的 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="120"/>
         <source>“I-” is an inside tag without an entity type</source>
         <translation>“I-” 是没有实体类型的内部标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="121"/>
         <source>{value} opens an entity (IOB1)</source>
         <translation>{value} 开始一个实体（IOB1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="94"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="122"/>
         <source>{value} follows {after}, another entity type, which it does not continue</source>
         <translation>{value} 跟在另一实体类型的 {after} 之后，并不延续它</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="95"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="123"/>
         <source>{value} follows {after}, which leaves no entity open for it to continue</source>
         <translation>{value} 跟在 {after} 之后，此处没有可延续的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="100"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="128"/>
         <source>Sentence {sentence}, tag {tag}: {why}, and a CoNLL file would read it back as {bio}, another tag. Save as CoNLL-U or JSON Lines, which keep the tags as they are.</source>
         <translation>第 {sentence} 句，第 {tag} 个标签：{why}，CoNLL 文件读回时会把它读成另一个标签 {bio}。请另存为 CoNLL-U 或 JSON Lines，它们会原样保留标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="114"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="141"/>
+        <source>The file name {name} names no format bertstudio writes. Give it the extension of one this project writes ({formats}), or choose the format in the list.</source>
+        <translation>文件名 {name} 没有指明 bertstudio 能写出的格式。请给它本项目能写出的格式之一的扩展名（{formats}），或在列表中选择格式。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="148"/>
+        <source>The file name {name} asks for {fmt}, which this project&apos;s rows cannot be written as. It writes {formats}: change the extension, or choose the format in the list.</source>
+        <translation>文件名 {name} 要求 {fmt} 格式，而本项目的样例无法写成该格式。本项目能写出 {formats}：请更改扩展名，或在列表中选择格式。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="163"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="130"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="175"/>
+        <source>{path} is a file, not a folder: choose a file in a folder.</source>
+        <translation>{path} 是一个文件，不是文件夹：请选择某个文件夹中的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="186"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="194"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="205"/>
+        <source>{path}: a folder on its way is a file, not a folder.</source>
+        <translation>{path}：路径上的某个文件夹是一个文件，不是文件夹。</translation>
     </message>
 </context>
 <context>
@@ -3380,14 +3400,14 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="157"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="240"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="243"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="246"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="249"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
@@ -3412,159 +3432,159 @@
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="89"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="142"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="148"/>
         <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="152"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="157"/>
         <source>These scores were selected on this evaluation set; the last evaluation scored {scores}.</source>
         <translation>这些分数是在这个评估集上选出的；最后一次评估的分数为 {scores}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="157"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="167"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="171"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="177"/>
         <source>The model answers “{label}” for {n} of {rows} evaluation rows (the gold: {share}%).</source>
         <translation>模型对 {rows} 个评估行中的 {n} 个都回答“{label}”（标准答案中占 {share}%）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="179"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="185"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="181"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="187"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="190"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="196"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="194"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="200"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="200"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="206"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="203"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="209"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="212"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="218"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="224"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="230"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="293"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="299"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="295"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="301"/>
         <source>over the {n} classes with gold rows or predictions in this split ({names}); the {m} shown as — are left out</source>
         <translation>范围是本划分中有标准答案行或被预测过的 {n} 个类别（{names}）；显示为 — 的 {m} 个类别不计入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="298"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="304"/>
         <source>over all {n} classes above</source>
         <translation>范围是上面全部 {n} 个类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="299"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="305"/>
         <source>Unweighted mean {over}.</source>
         <translation>未加权平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="300"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="306"/>
         <source>Mean weighted by support {over}.</source>
         <translation>按支持数加权的平均，{over}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="221"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="227"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="240"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="246"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="241"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="247"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="241"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="247"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="242"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="248"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="242"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="248"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="249"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="255"/>
         <source>%n class(es) have no rows in this split and were never predicted: listed last as —, left out of the averages.</source>
         <translation>
             <numerusform>%n 个类别在本划分中没有行，也从未被预测：列在最后，显示为 —，不计入平均值。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="252"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="258"/>
         <source>No gold rows and no predictions of this class in this split: precision, recall and F1 are undefined, and the averages leave it out.</source>
         <translation>本划分中此类别既没有标准答案行也没有预测：精确率、召回率和 F1 无定义，平均值不计入此类别。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="254"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="260"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="254"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="260"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>

@@ -73,3 +73,42 @@ def test_every_format_offered_is_written(qtbot, open_session, tmp_path):
             assert dialog.export(), (kind, fmt, dialog.error_label.text())
             back = load_examples(out, fmt=fmt, kind=kind, **({"glue_task": task} if fmt == "glue" else {}))
             assert back.dataset.to_list() == session.project.examples("train").dataset.to_list(), (kind, fmt)
+
+
+@pytest.mark.parametrize("kind, name, said", [
+    ("sentence", "out.conll", "asks for conll"),  # refused only after Export (c1846d4 took it off the list)
+    ("sentence", "out.conllu", "asks for conllu"),
+    ("tagging", "out.csv", "asks for csv"),
+    ("qa", "out.tsv", "asks for tsv"),
+    ("sentence", "out.xlsx", "names no format"),  # silently TSV
+    ("tagging", "out.xlsx", "names no format"),  # silently CoNLL
+    ("qa", "out.xlsx", "names no format"),  # silently SQuAD JSON
+    ("tagging", "out.txt", "names no format"),  # CoNLL in a .txt read back as plain text: tags became words
+])
+def test_a_file_name_naming_no_format_the_project_writes_is_refused_before_writing(qtbot, open_session, tmp_path,
+                                                                                   kind, name, said):
+    """sweep_newcode53 10: with "from the file name", a format the project cannot write was refused
+    only after Export, and an extension no writer owns was written in the kind's own format."""
+    session = open_session(kind)
+    dialog = ExportDialog(session, None, "train")
+    qtbot.addWidget(dialog)
+    out = tmp_path / name
+    dialog.path_edit.setText(str(out))
+    assert not dialog.export() and not out.exists()
+    shown = dialog.error_label.text()
+    assert said in shown and name in shown, shown
+    assert ", ".join(_offered(dialog)[1:]) in shown  # the formats it does write
+    dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("jsonl"))  # a format chosen: any name
+    assert dialog.export() and load_examples(out, fmt="jsonl", kind=kind).dataset.to_list() == \
+        session.project.examples("train").dataset.to_list()
+
+
+def test_a_file_on_the_way_to_the_target_is_named_as_a_file(qtbot, open_session, tmp_path):
+    """sweep_newcode53 10: a path under an existing file said only "…: File exists"."""
+    dialog = ExportDialog(open_session("sentence"), None, "train")
+    qtbot.addWidget(dialog)
+    blocker = tmp_path / "file_as_dir"
+    blocker.write_text("mine\n")
+    dialog.path_edit.setText(str(blocker / "sub" / "x.csv"))
+    assert not dialog.export() and blocker.read_text() == "mine\n"
+    assert dialog.error_label.text() == f"{blocker} is a file, not a folder: choose a file in a folder."
