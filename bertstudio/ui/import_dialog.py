@@ -370,7 +370,7 @@ class ImportDialog(QDialog):
             self.show_read_error(info.problem)
             return
         if mismatch:
-            self.show_error(self.tr("This file holds %1 examples but the project is a %2 project.")
+            self.show_error(self.tr("This file holds %1 examples, but this project's task is %2.")
                             .replace("%1", kind_name(str(info.suggested_kind))).replace("%2", kind_name(self.kind)))
             return
         self._set_ok_enabled(True)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton,
 from bertstudio.ui import theme
 
 MAX_RECENT = 8
-FORMATS = "CSV, TSV, JSON Lines, CoNLL / CoNLL-U, SQuAD JSON"
+FORMATS = "CSV, TSV, JSON Lines, CoNLL / CoNLL-U, SQuAD JSON"  # names, the same in every language
 
 
 class WelcomePanel(QWidget):
@@ -50,8 +50,10 @@ class WelcomePanel(QWidget):
         self.recent_list = QListWidget(objectName="welcomeRecentList")
         self.recent_list.itemActivated.connect(self._on_recent_chosen)
         self.recent_list.itemClicked.connect(self._on_recent_chosen)
+        # plain text too: a tagging project reads a .txt of sentences, one a line (data/formats/plaintext)
+        formats = FORMATS + ", " + self.tr("plain text (.txt, one sentence a line)")
         drop = QLabel(self.tr("Or drop a data file on this window (%1): a new project is made for it, then "
-                              "the file is imported.").replace("%1", FORMATS))
+                              "the file is imported.").replace("%1", formats), objectName="welcomeDropNote")
         drop.setWordWrap(True)
         free = QLabel(self.tr("The Runs page works without a project: open a run folder there to see its "
                               "curves and results."))

@@ -2597,8 +2597,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="373"/>
-        <source>This file holds %1 examples but the project is a %2 project.</source>
-        <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
+        <source>This file holds %1 examples, but this project&apos;s task is %2.</source>
+        <translation>此文件包含“%1”样例，但本项目的任务是“%2”。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="387"/>
@@ -6754,22 +6754,27 @@
         <translation>&lt;b&gt;最近的项目&lt;/b&gt;（单击打开）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="53"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="54"/>
+        <source>plain text (.txt, one sentence a line)</source>
+        <translation>纯文本（.txt，每行一句）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="55"/>
         <source>Or drop a data file on this window (%1): a new project is made for it, then the file is imported.</source>
         <translation>也可以把数据文件拖到本窗口（%1）：先为它新建项目，再导入该文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="56"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="58"/>
         <source>The Runs page works without a project: open a run folder there to see its curves and results.</source>
         <translation>“运行记录”页无需项目：在那里打开一个运行文件夹即可查看其曲线和结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="89"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="91"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="91"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="93"/>
         <source>%1 (not reachable)</source>
         <translation>%1（无法访问）</translation>
     </message>

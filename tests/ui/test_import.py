@@ -508,3 +508,17 @@ def test_the_dialog_offers_every_format_the_core_reads():
     from bertstudio.ui.import_dialog import READ_FORMATS
 
     assert READ_FORMATS == FORMATS
+
+
+def test_a_file_of_another_kind_is_named_without_a_wrong_article(qtbot, session_factory, tmp_path):
+    """sweep_newcode53, minor: "…but the project is a Extractive question answering project."
+    The sentence now names the project's task without an article, for every kind's name."""
+    session = session_factory("qa", None, None)
+    path = tmp_path / "ner.conll"
+    path.write_text("Ada B-PER\nwrote O\n\n")
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    shown = dialog.error_label.text()
+    assert shown == ("This file holds Token tagging (entities, POS) examples, but this project's task is "
+                     "Extractive question answering."), shown
+    assert not _ok(dialog).isEnabled()

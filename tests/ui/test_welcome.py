@@ -149,3 +149,13 @@ def test_blank_recent_entries_are_not_listed(qtbot, tmp_path):
     assert [a.text() for a in window.recent_menu.actions()] == [str(project.folder)]
     assert [window.welcome.recent_list.item(i).text() for i in range(window.welcome.recent_list.count())] == [
         str(project.folder)]
+
+
+def test_the_welcome_panel_lists_plain_text_among_the_files_it_takes(qtbot, tmp_path):
+    """A tagging project reads a .txt of sentences, one a line; the drop note listed only
+    CSV, TSV, JSON Lines, CoNLL and SQuAD."""
+    from PySide6.QtWidgets import QLabel
+
+    window = bare_window(qtbot, tmp_path)
+    note = window.welcome.findChild(QLabel, "welcomeDropNote").text()
+    assert "plain text (.txt, one sentence a line)" in note and "CSV, TSV, JSON Lines" in note, note
