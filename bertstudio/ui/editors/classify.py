@@ -66,6 +66,7 @@ class SentenceEditor(KindEditor):
         self.gold_label.setObjectName("goldLabel")
         self.gold_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.gold_label.setTextFormat(Qt.TextFormat.PlainText)  # a label named "<b>x</b>" is that text
+        self.gold_label.setWordWrap(True)  # on one line a 60-character name at 16 pt held the window 1,085 px wide
         self.suggestion_label = QLabel()
         self.suggestion_label.setObjectName("suggestionLabel")
         self.suggestion_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
