@@ -35,8 +35,11 @@ class _NoFormat:
     to itself: asked, not copied.)"""
 
     def __init__(self, examples: Any) -> None:
-        self.kind = examples.kind
+        self._examples = examples
         self.spec = dataclasses.replace(examples.spec, save_format="")
+
+    def __getattr__(self, name: str) -> Any:  # anything else save_format may ask: the rows' own
+        return getattr(self._examples, name)
 
 
 def named_format(examples: Any, path: str) -> str | None:
