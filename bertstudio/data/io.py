@@ -299,13 +299,23 @@ def load_alongside(reference: ExampleSet, spec: ReadSpec, path: str | os.PathLik
     )
 
 
-def save_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str:
-    """The format :func:`save_examples` writes to ``path`` when none is given: the file name's."""
+def named_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str | None:
+    """The format ``path``'s extension names for ``examples``' kind; None when it names none (.xlsx,
+    no extension). A .json file of a kind other than QA is JSON Lines; a .txt of tagging rows is
+    CoNLL, as tagged corpora are often named and as :func:`detect_format` reads it back."""
     ext = Path(path).suffix.lower()
-    fmt = examples.spec.save_format if ext not in _EXT else _EXT[ext]
-    if fmt == "squad" and examples.spec.save_format != "squad":  # a .json file of another kind: JSON Lines
+    if ext == ".txt" and examples.spec.save_format == "conll":
+        return "conll"
+    fmt = _EXT.get(ext)
+    if fmt == "squad" and examples.spec.save_format != "squad":
         fmt = "jsonl"
     return fmt
+
+
+def save_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str:
+    """The format :func:`save_examples` writes to ``path`` when none is given: the file name's
+    (:func:`named_format`), else the kind's own."""
+    return named_format(examples, path) or examples.spec.save_format
 
 
 _CONLLU_KEPT = {0: "ID", 1: "FORM", 3: "UPOS"}  # what bertstudio reads and writes of a CoNLL-U token line

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import os
 from pathlib import Path
@@ -22,29 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.data.io import columns_lost, save_format, written_formats
+from bertstudio.data.io import columns_lost, named_format, save_format, written_formats
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
-
-
-class _NoFormat:
-    """Rows of a kind without a format of its own, to ask :func:`save_format` what a file name's
-    extension alone names: for an extension no writer owns (.xlsx, .txt) it falls back to the kind's
-    format, and "out.xlsx" silently got TSV, CoNLL or SQuAD JSON. (data/io keeps its extension table
-    to itself: asked, not copied.)"""
-
-    def __init__(self, examples: Any) -> None:
-        self._examples = examples
-        self.spec = dataclasses.replace(examples.spec, save_format="")
-
-    def __getattr__(self, name: str) -> Any:  # anything else save_format may ask: the rows' own
-        return getattr(self._examples, name)
-
-
-def named_format(examples: Any, path: str) -> str | None:
-    """The format ``path``'s extension names for ``examples``' kind, or None when it names none."""
-    return save_format(_NoFormat(examples), path) or None
 
 
 def _file_above(path: str) -> str | None:

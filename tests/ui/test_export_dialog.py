@@ -83,7 +83,7 @@ def test_every_format_offered_is_written(qtbot, open_session, tmp_path):
     ("sentence", "out.xlsx", "names no format"),  # silently TSV
     ("tagging", "out.xlsx", "names no format"),  # silently CoNLL
     ("qa", "out.xlsx", "names no format"),  # silently SQuAD JSON
-    ("tagging", "out.txt", "names no format"),  # CoNLL in a .txt read back as plain text: tags became words
+    ("sentence", "out.txt", "names no format"),  # silently TSV
 ])
 def test_a_file_name_naming_no_format_the_project_writes_is_refused_before_writing(qtbot, open_session, tmp_path,
                                                                                    kind, name, said):
@@ -101,6 +101,20 @@ def test_a_file_name_naming_no_format_the_project_writes_is_refused_before_writi
     dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("jsonl"))  # a format chosen: any name
     assert dialog.export() and load_examples(out, fmt="jsonl", kind=kind).dataset.to_list() == \
         session.project.examples("train").dataset.to_list()
+
+
+def test_a_tagging_project_written_to_a_txt_by_its_name_is_conll_and_reads_back(qtbot, open_session, tmp_path):
+    """A .txt is how tagged corpora are often named (CoNLL-2003's files): "from the file name"
+    writes CoNLL there, and the file reads back as it was (detect_format tells it from plain text)."""
+    session = open_session("tagging")
+    dialog = ExportDialog(session, None, "train")
+    qtbot.addWidget(dialog)
+    out = tmp_path / "out.txt"
+    dialog.path_edit.setText(str(out))
+    assert dialog.export(), dialog.error_label.text()
+    back = load_examples(out, kind="tagging")
+    assert back.meta["format"] == "conll"
+    assert back.dataset.to_list() == session.project.examples("train").dataset.to_list()
 
 
 def test_a_file_on_the_way_to_the_target_is_named_as_a_file(qtbot, open_session, tmp_path):
