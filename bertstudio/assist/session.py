@@ -468,7 +468,8 @@ class AssistantState(TrainerJobs, ShownModel):
             with self._lock:
                 if rows_version != self._rows_version:
                     return
-                free = np.flatnonzero(~self._queue.labelled)
+                # the audit's reserve is not handed out by the orders: a spread pick there was passed over
+                free = np.setdiff1d(np.flatnonzero(~self._queue.labelled), self._queue.audit_reserved())
             lengths = np.array([len(t) for t in pool.tokens]) if self.spec.per_word and pool.tokens else None
             spread = kmeans_spread(vectors, free, seed=self.settings.seed, lengths=lengths)
             with self._lock:

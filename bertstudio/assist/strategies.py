@@ -14,17 +14,22 @@ Orders (:data:`STRATEGIES`), over the rows not yet labelled:
                fewest gold values), to fill a rare class
 
 Every :data:`AUDIT_EVERY`-th item labelled through the queue is an *audit* pick (for a kind
-with a model in the loop: :attr:`~bertstudio.assist.kinds.AssistSpec.model_in_loop`):
-drawn uniformly at random from the unlabelled rows, and once labelled it joins the
-held-out audit set no model trains on (see :mod:`bertstudio.assist.audit`). The draws follow a
-seeded random order of the rows (the first unlabelled row of it), fixed in advance, so the rows
-the next draws will take are known before they are drawn: :meth:`Queue.audit_reserved` names
-them, and no model pseudo-labels them (a fine-tune's pseudo rows were drawn later, and the shown
-model was audited on rows it had trained on).
+with a model in the loop: :attr:`~bertstudio.assist.kinds.AssistSpec.model_in_loop`), and once
+labelled it joins the held-out audit set no model trains on (see :mod:`bertstudio.assist.audit`).
+The draws come only from the *audit reserve*, decided up front: one row in :data:`AUDIT_EVERY`
+of the split, the first rows of a seeded random permutation of its unlabelled rows (a uniform
+sample that depends on neither the order nor the labels), drawn in the permutation's order. It is sticky: saved with the
+queue, extended (never redrawn) over rows appended later, and it only loses rows the user labels
+outside the audit (a training label undone must not come back as an audit row). No model
+pseudo-labels its rows (:meth:`Queue.audit_reserved`) and the orders do not hand them out, so a
+drawn row was never a row a model trained on (the reserve used to be the next few rows of the
+draw order: it moved and shrank as rows were labelled, and 12% of draws had been open to
+pseudo-labelling earlier). With fewer than :data:`AUDIT_EVERY` rows nothing is reserved: no
+audit turn can come, and every row may be self-trained on.
 
-Nothing is silently skipped: each order ranks *every* unlabelled row; a row the
-user passed over ("skipped") moves behind all the others but stays in every
-order and in :meth:`Queue.counts`.
+Nothing is silently skipped: each order ranks *every* unlabelled row outside the reserve; once
+those are labelled the reserve's rows come as audit draws, then the rows the user passed over
+("skipped"), which move behind all the others but stay reachable and in :meth:`Queue.counts`.
 
 All functions here are pure and fast (numpy over the pool): :meth:`Queue.next_row`
 runs on the GUI thread.
@@ -42,9 +47,6 @@ from bertstudio.i18n import QT_TRANSLATE_NOOP
 STRATEGIES: tuple[str, ...] = ("in_order", "random", "uncertain", "by_label")
 AUDIT_EVERY = 10
 SPREAD_PICKS = 20
-# rows reserved for the audit ahead of the draws: this many times the draws the unlabelled rows can
-# still give (one in AUDIT_EVERY), as ordered picks label some reserved rows before they are drawn
-AUDIT_RESERVE = 2
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,7 @@ class Queue:
         self.n = n
         self.seed = seed
         self.audit = audit  # False: no audit draws (a kind with no model in the loop has nothing to audit)
-        self.labelled = np.zeros(n, dtype=bool)
+        self._labelled = np.zeros(n, dtype=bool)
         self.skipped: dict[int, int] = {}  # row -> order of skipping (oldest first comes back first)
         self.audit_rows: set[int] = set()  # labelled audit picks: the audit set
         # every row drawn for the audit, labelled or not, in draw order: it stays an audit row when
@@ -172,11 +174,23 @@ class Queue:
         self._skip_seq = 0
         self.pending: NextItem | None = None  # the last item handed out, not yet labelled
         self._permutation = np.random.default_rng(seed).permutation(n)
-        self._audit_order = np.random.default_rng([seed, 1]).permutation(n)  # the draws, in advance
+        # the audit reserve, in draw order (see the module's docstring); the mask mirrors it
+        self.reserve: list[int] = []
+        self._reserved = np.zeros(n, dtype=bool)
+        self._extend_reserve(0)
         self._audit_draws = 0
         self._turns_taken: set[int] = set()  # audit draws whose label has counted towards the rhythm
 
     # ------------------------------------------------------------------ bookkeeping
+    @property
+    def labelled(self) -> np.ndarray:
+        return self._labelled
+
+    @labelled.setter
+    def labelled(self, value: Sequence[bool]) -> None:  # the gold the assistant read (a project's own labels)
+        self._labelled = np.asarray(value, dtype=bool)
+        self._drop_trained()
+
     def mark_labelled(self, row: int, labelled: bool) -> bool:
         """Record a gold change; returns True when this labels an audit pick (joins the audit set)."""
         was = bool(self.labelled[row])
@@ -185,6 +199,9 @@ class Queue:
             self.audit_rows.discard(row)  # unlabelled again, still an audit draw: its label is awaited
             return False
         self.skipped.pop(row, None)
+        if self._reserved[row] and row not in self.audit_drawn:  # a training label (a model may learn it)
+            self._reserved[row] = False
+            self.reserve.remove(row)
         joined = row in self.audit_drawn and row not in self.audit_rows
         if joined:
             self.audit_rows.add(row)
@@ -250,47 +267,70 @@ class Queue:
         fresh, skipped = self._candidates()
         if len(fresh) == 0 and len(skipped) == 0:
             return None
+        held = self._reserved.copy()  # the rows the orders leave to the audit
+        held[list(self.audit_drawn)] = True
+        open_ = fresh[~held[fresh]]
         waiting = [r for r in sorted(self.audit_drawn, key=self.audit_drawn.get) if not self.labelled[r]]
-        if len(fresh) == 0:  # only skipped rows are left: they come back, oldest first
-            item = _item(skipped[0], int(skipped[0]) in self.audit_drawn, strategy, "skipped")
-        elif self.audit_due() and waiting:  # a draw skipped or passed over: the same row, not a new draw
+        draw = self._next_draw() if self.audit_due() or len(open_) == 0 else None
+        if self.audit_due() and waiting:  # a draw skipped or passed over: the same row, not a new draw
             item = _item(waiting[0], True, strategy, "audit")
-        elif self.audit_due():
+        elif draw is not None:  # an audit turn, or only the reserve (and skipped rows) left
             self._audit_draws += 1
-            item = _item(self._audit_ahead(fresh)[0], True, strategy, "audit")
-            self.audit_drawn[item.row] = self._audit_draws
-        else:
-            item = self._ordered(strategy, fresh, margin, scores, label_index, label_name)
-            if item.row in self.audit_drawn:  # an order reached an audit draw: it stays one
-                item = _item(item.row, True, strategy, "audit")
+            self.audit_drawn[draw] = self._audit_draws
+            item = _item(draw, True, strategy, "audit" if len(fresh) else "skipped")
+        elif len(open_):
+            item = self._ordered(strategy, open_, margin, scores, label_index, label_name)
+        elif len(fresh):  # only draws passed over are left outside the skipped rows
+            item = _item(next(r for r in waiting if r not in self.skipped), True, strategy, "audit")
+        else:  # only skipped rows are left: they come back, oldest first
+            item = _item(skipped[0], int(skipped[0]) in self.audit_drawn, strategy, "skipped")
         self.pending = item
         return item
 
-    def _audit_ahead(self, fresh: np.ndarray) -> np.ndarray:
-        """``fresh`` rows in the order the audit draws take them (a random order, fixed by the seed:
-        the first of them is a uniform draw from ``fresh``)."""
-        free = np.zeros(self.n, dtype=bool)
-        free[fresh] = True
-        return self._audit_order[free[self._audit_order]]
+    def _next_draw(self) -> int | None:
+        """The reserve's next row not yet drawn nor labelled, in draw order (one never skipped first;
+        only the user's own navigation can skip a row the orders do not hand out)."""
+        left = (r for r in self.reserve if not self._labelled[r] and r not in self.audit_drawn)
+        passed = []
+        for r in left:
+            if r not in self.skipped:
+                return r
+            passed.append(r)
+        return min(passed, key=self.skipped.get) if passed else None
 
     def audit_reserved(self) -> np.ndarray:
         """Rows no model may pseudo-label: every audit draw, labelled or not (skipped, awaiting its
-        label), and the rows the next draws will take (:data:`AUDIT_RESERVE` times as many as the
-        unlabelled rows can still give)."""
-        drawn = np.array(sorted(self.audit_drawn), dtype=np.int64)
-        if not self.audit:
-            return drawn
-        fresh = np.flatnonzero(~self.labelled)
-        fresh = fresh[~np.isin(fresh, drawn)]
-        ahead = self._audit_ahead(fresh)[:AUDIT_RESERVE * -(-len(fresh) // AUDIT_EVERY)]
-        return np.union1d(drawn, ahead).astype(np.int64)
+        label), and the audit reserve the next draws come from (fixed in advance, see the module's
+        docstring: a row outside it is never drawn)."""
+        return np.union1d(np.array(sorted(self.audit_drawn), dtype=np.int64),
+                          np.array(self.reserve, dtype=np.int64)).astype(np.int64)
+
+    def _extend_reserve(self, start: int) -> None:
+        """Reserve rows ``start`` .. ``n - 1`` (all of them, or the rows appended after ``start``):
+        the first rows of a seeded permutation of those not labelled, as many as keep the reserve at
+        one row in :data:`AUDIT_EVERY` of the split. The rows reserved before stay as they are."""
+        if not self.audit or start >= self.n:
+            return
+        rows = start + np.random.default_rng([self.seed, 1, start]).permutation(self.n - start)
+        take = max(0, self.n // AUDIT_EVERY - start // AUDIT_EVERY)
+        rows = rows[~self._labelled[rows]][:take]
+        self.reserve.extend(int(r) for r in rows)
+        self._reserved[rows] = True
+
+    def _drop_trained(self) -> None:
+        """Reserved rows labelled and never drawn were labelled for training: no longer reserved."""
+        trained = [r for r in self.reserve if self._labelled[r] and r not in self.audit_drawn]
+        if trained:
+            self._reserved[trained] = False
+            self.reserve = [r for r in self.reserve if self._reserved[r]]
 
     def _ordered(self, strategy: str, fresh: np.ndarray, margin: np.ndarray | None, scores: np.ndarray | None,
                  label_index: int | None, label_name: str | None = None) -> NextItem:
         if strategy == "in_order":
             return NextItem(int(fresh[0]), False, strategy)
         if strategy == "uncertain":
-            spread_left = [r for r in self.spread if not self.labelled[r] and r not in self.skipped]
+            spread_left = [r for r in self.spread if not self.labelled[r] and r not in self.skipped
+                           and not self._reserved[r] and r not in self.audit_drawn]
             if self.uncertain_labels < SPREAD_PICKS and spread_left:
                 return _item(spread_left[0], False, strategy, "spread")
             if margin is not None:
@@ -318,7 +358,8 @@ class Queue:
         return {"seed": self.seed, "n": self.n, "skipped": sorted(self.skipped.items()),
                 "audit_rows": sorted(self.audit_rows), "queue_labels": self.queue_labels,
                 "audit_draws": self._audit_draws, "spread": list(self.spread), "uncertain_labels": self.uncertain_labels,
-                "skip_seq": self._skip_seq, "audit_drawn": sorted(self.audit_drawn.items())}
+                "skip_seq": self._skip_seq, "audit_drawn": sorted(self.audit_drawn.items()),
+                "audit_reserve": list(self.reserve)}
 
     def load_state(self, state: dict, labelled: Sequence[bool]) -> None:
         """Restore from :meth:`to_state` (rows beyond ``n`` or no longer labelled are dropped)."""
@@ -338,3 +379,20 @@ class Queue:
         self.spread = [int(r) for r in state.get("spread", []) if ok(r)]
         self.uncertain_labels = int(state.get("uncertain_labels", 0))
         self._skip_seq = int(state.get("skip_seq", max(self.skipped.values(), default=0)))
+        self._load_reserve(state)
+
+    def _load_reserve(self, state: dict) -> None:
+        """The saved reserve, extended over rows appended since (``state["n"]`` rows then); a state
+        from before the reserve was saved keeps the one built from the seed (built once: saved from
+        now on). Reserved rows labelled and never drawn were labelled for training: no longer reserved."""
+        saved = state.get("audit_reserve")
+        if self.audit and isinstance(saved, list):
+            then = state.get("n")
+            then = then if isinstance(then, int) and 0 <= then <= self.n else self.n
+            self.reserve, self._reserved = [], np.zeros(self.n, dtype=bool)
+            for r in saved:
+                if isinstance(r, int) and 0 <= r < then and not self._reserved[r]:
+                    self.reserve.append(r)
+                    self._reserved[r] = True
+            self._extend_reserve(then)
+        self._drop_trained()

@@ -926,3 +926,31 @@ def test_a_label_removal_drops_the_audit_figures_of_the_models_it_drops(tiny, tm
     finally:
         a.close()
         project.close()
+
+
+def test_the_audit_reserve_is_saved_with_the_project_and_extended_over_appended_rows(tiny, tmp_path):
+    """Sweep newcode53 defect 3: an append rebuilt the queue with a new draw order, so rows open to
+    pseudo-labelling until then became the audit's (11 of 100). The reserve is saved with the
+    assistant's state, kept by a reopen, and an append only adds new rows to it."""
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(40), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    try:
+        for _ in range(12):
+            item = a.next_row("in_order")
+            project.set_gold("train", item.row, gold[item.row])
+        reserve = set(a._queue.audit_reserved().tolist())
+        assert reserve and a._queue.audit_drawn
+        a.save_state()
+    finally:
+        a.close()
+    b = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    try:
+        assert set(b._queue.audit_reserved().tolist()) == reserve
+        _append(project, [f"the film number {i} was fine" for i in range(10)])
+        assert b.counts()["total"] == 50
+        now = set(b._queue.audit_reserved().tolist())
+        assert {r for r in now if r < 40} == reserve  # no row open until now joins it, none leaves it
+        assert len(now - reserve) == 1 and min(now - reserve) >= 40  # one in ten of the split, from the new rows
+    finally:
+        b.close()
+        project.close()
