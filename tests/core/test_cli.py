@@ -80,6 +80,30 @@ def test_predict_and_evaluate(trained: Path, sentiment_files, capsys) -> None:
     assert code == 0 and err.strip().splitlines()[-1] == "scored 15 rows with a gold value; 1 without one left out"
 
 
+@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]])
+def test_evaluate_never_writes_into_a_training_runs_folder(trained: Path, sentiment_files, overwrite, capsys) -> None:
+    """`evaluate --out RUN --overwrite` replaced the run's own metrics.json and predictions.jsonl
+    (and the refusal without --overwrite suggested it): the Runs page then showed a 2-row file's
+    scores as the training's."""
+    before = {n: (trained / n).read_bytes() for n in ("metrics.json", "predictions.jsonl")}
+    code, out, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                          "--out", str(trained), *overwrite], capsys)
+    assert code == EXIT_USAGE and out == ""
+    assert err.strip() == (f"bertstudio: error: {trained}, --out: is a training run's folder: its metrics.json and "
+                           "predictions.jsonl are the run's record (expected another folder)"), err
+    assert {n: (trained / n).read_bytes() for n in before} == before
+
+
+def test_evaluate_into_a_folder_of_earlier_results_still_offers_overwrite(trained: Path, sentiment_files, tmp_path,
+                                                                          capsys) -> None:
+    folder = tmp_path / "scores"
+    argv = ["--quiet", "evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]), "--out", str(folder)]
+    assert run(argv, capsys)[0] == 0
+    code, _, err = run(argv, capsys)
+    assert code == EXIT_USAGE and "(expected another folder, or --overwrite to replace them)" in err, err
+    assert run([*argv, "--overwrite"], capsys)[0] == 0
+
+
 def test_predict_gives_a_word_that_tokenises_to_nothing_no_tag(tiny_model_dir, tmp_path, capsys) -> None:
     """`predict --tokens` warned "tagged 'O'" and wrote "O" (with {} as its probabilities) for a
     zero-width space, a tag the model never gave, where the Playground says the word was not read."""
