@@ -36,18 +36,43 @@ def add_commands(sub: Any) -> None:
 
 def _check_zip_path(path: Path, overwrite: bool) -> None:
     """Before any prediction: an existing file is replaced only with --overwrite, and never a
-    folder, FIFO or device (data/atomic.check_replaceable)."""
-    from bertstudio.data.atomic import check_replaceable
+    folder, FIFO or device (data/atomic.check_replaceable); the folder it goes in can be made and
+    written, by the check every ``--out DIR`` gets (a file in its place or a read-only folder was
+    found after every test set had been predicted, and said as an "internal error")."""
+    from bertstudio.data.atomic import check_folder_path, check_replaceable
 
     check_replaceable(path)
     if os.path.lexists(path) and not overwrite:
         raise ConfigError("the file already exists", path=path, where="--out",
                           expected="another name, or --overwrite to replace it")
+    folder = path.parent
+    try:
+        check_folder_path(folder, where="--out")
+    except ConfigError as exc:  # said of the zip typed, the folder it goes in named
+        refusal = exc.facts.get("refusal")
+        problem = (f"{folder} is a file, so no file can be written inside it" if refusal == "folder_is_file" else
+                   f"no permission to write in {folder}" if refusal == "folder_not_writable" else exc.problem)
+        raise ConfigError(problem, path=path, where="--out", expected="a zip in a folder that can be written") from None
+
+
+def _write_zip(path: Path, data: bytes) -> None:
+    """The zip written; an OSError (the folder made read-only, or removed and replaced by a file,
+    while the sets were predicted) is one line naming --out, not an "internal error"."""
+    from bertstudio.data.atomic import atomic_write_bytes
+    from bertstudio.errors import disk_full_error
+
+    try:
+        atomic_write_bytes(path, data, parents=True)
+    except OSError as exc:
+        full = disk_full_error(exc, path)
+        if full is not None:
+            raise full from None
+        raise ConfigError(f"cannot be written: {exc.strerror or exc}", path=path, where="--out",
+                          expected="a zip in a folder that can be written") from None
 
 
 def cmd_glue_submission(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.cli import EXIT_OK, ProgressPrinter, _one_process
-    from bertstudio.data.atomic import atomic_write_bytes
     from bertstudio.train.config import check_setting
     from bertstudio.train.events import PhaseChanged
     from bertstudio.train.glue_submission import predict_submission
@@ -73,7 +98,7 @@ def cmd_glue_submission(args: argparse.Namespace, out: TextIO) -> int:
         raise ConfigError(f"no GLUE test set could be predicted ({why})", path=args.runs_dir, where="RUNS_DIR",
                           expected="finished task runs and their test files in --data-dir")
     _check_zip_path(target, args.overwrite)  # again: the predictions took a while
-    atomic_write_bytes(target, submission.zip_bytes(), parents=True)
+    _write_zip(target, submission.zip_bytes())
     out.write("".join(f"{f.name}: {f.rows} rows\n" for f in submission.files))
     if submission.missing:
         out.write("not in the zip: " + "; ".join(f"{n} ({r})" for n, r in submission.missing.items()) + "\n")

@@ -169,6 +169,51 @@ def test_an_existing_zip_is_replaced_only_with_overwrite(glue_runs, tmp_path, ca
     assert "RTE.tsv" in zipfile.ZipFile(target).namelist()
 
 
+def test_a_zip_whose_folder_cannot_be_made_or_written_is_refused_before_any_prediction(glue_runs, tmp_path, capsys,
+                                                                                     monkeypatch) -> None:
+    """Every test set was predicted (hours with real models), then the write failed as an
+    "internal error": a file where the folder should be, a folder that cannot be written."""
+    from bertstudio.data import atomic
+    from bertstudio.train import glue_submission
+
+    data, runs = glue_runs
+    predicted = []
+    monkeypatch.setattr(glue_submission, "predict_submission", lambda *a, **k: predicted.append(1))
+    (tmp_path / "afile").write_text("mine", encoding="utf-8")
+    for target, problem in ((tmp_path / "afile" / "s.zip", f"{tmp_path / 'afile'} is a file, so no file can be written "
+                                                           "inside it"),
+                            (tmp_path / "afile" / "sub" / "s.zip", f"{tmp_path / 'afile'} is a file, so no folder can "
+                                                                   "be made inside it")):
+        code, out, err = _submit(runs, data, target, capsys)
+        assert code == EXIT_USAGE and out == "", err
+        assert err.strip() == f"bertstudio: error: {target}, --out: {problem} (expected a zip in a folder that can be " \
+                              "written)", err
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    real = atomic._can_write_in
+    monkeypatch.setattr(atomic, "_can_write_in", lambda folder: Path(folder) != shut and real(folder))
+    code, out, err = _submit(runs, data, shut / "s.zip", capsys)
+    assert code == EXIT_USAGE and f"--out: no permission to write in {shut} " in err, err
+    assert predicted == [] and (tmp_path / "afile").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_zip_that_cannot_be_written_after_the_predictions_is_one_line_naming_out(glue_runs, tmp_path, capsys,
+                                                                                   monkeypatch) -> None:
+    from bertstudio.data import atomic
+
+    data, runs = glue_runs
+    target = tmp_path / "s.zip"
+
+    def read_only(path, *args, **kwargs):
+        raise OSError(30, "Read-only file system", str(path.parent / ".s.zip.1.tmp"))
+
+    monkeypatch.setattr(atomic, "atomic_write_bytes", read_only)
+    code, out, err = _submit(runs, data, target, capsys)
+    assert code == EXIT_USAGE and out == "", err
+    assert err.strip() == (f"bertstudio: error: {target}, --out: cannot be written: Read-only file system (expected a "
+                           "zip in a folder that can be written)"), err
+
+
 def test_a_folder_that_is_no_glue_output_is_refused_in_one_line(glue_runs, tmp_path, capsys) -> None:
     data, runs = glue_runs
     code, out, err = run(["glue-submission", str(runs / "RTE"), "--data-dir", str(data), "--out",
