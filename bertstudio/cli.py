@@ -117,6 +117,7 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     from bertstudio.train.config_flags import given_settings
 
     given = given_settings(args)
+    _refuse_a_resume_of_no_checkpoint(given.get("resume_from"))
     source = getattr(args, "config", None)
     if not source and given.get("resume_from"):  # --resume RUN/checkpoints/last alone: the run's own settings
         # (--help says the run continues in its own folder; it said "train_file: no training data")
@@ -130,6 +131,7 @@ def config_from_args(args: argparse.Namespace) -> "Any":
                           expected="the config.toml the run wrote, or the settings given with --config")
     base = {**from_file, **given}
     resume = base.get("resume_from")
+    _refuse_a_resume_of_no_checkpoint(resume)  # (a --config file's)
     if resume and base.get("output_dir"):
         # check_output_dir was given the new folder: "sm/W/checkpoints/best: the run's best checkpoint is missing"
         run = Path(str(resume)).expanduser().resolve().parent.parent
@@ -158,6 +160,28 @@ def config_from_args(args: argparse.Namespace) -> "Any":
         if exc.path is None and source and exc.where in from_file:
             exc.path = str(source)
         raise
+
+
+def _refuse_a_resume_of_no_checkpoint(resume: Any) -> None:
+    """``--resume PATH`` is a checkpoint, asked first: every check after it reads the run's folder
+    two levels up, so a mistyped path was answered about "/tmp/config.toml", or with advice to
+    --out a folder that held no run, before "no resumable checkpoint here" came last."""
+    from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint, is_run_folder, run_finished
+
+    if not resume:
+        return
+    path = Path(str(resume)).expanduser()
+    if find_checkpoint(path) is not None:
+        return
+    last = path / CHECKPOINTS / "last"
+    if path.is_dir() and find_checkpoint(last) is not None:
+        raise ConfigError(f"is a run folder: resume from {last}", path=path, where="resume_from",
+                          expected="a run's checkpoints/last folder")
+    if path.is_dir() and is_run_folder(path):  # its last checkpoint is gone: no path to point at
+        problem = ("is a finished run's folder: there is nothing to resume" if run_finished(path) else
+                   f"is a run folder without a checkpoint to resume from ({last} is not there)")
+        raise ConfigError(problem, path=path, where="resume_from", expected="a run's checkpoints/last folder")
+    raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
 
 
 def _refuse_unread_data(config: "Any") -> None:

@@ -929,6 +929,7 @@ def test_an_app_runs_config_says_where_its_rows_are(tmp_path, capsys) -> None:
     assert "--train FILE" in last
     # resumed, --train FILE would be refused as a changed setting: no flag is suggested, a new run is
     (run_dir / "checkpoints" / "last").mkdir(parents=True)
+    (run_dir / "checkpoints" / "last" / "state.json").write_text("{}", encoding="utf-8")  # a checkpoint to the eye
     code, _, err = run(["train", "--resume", str(run_dir / "checkpoints" / "last")], capsys)
     last = err.strip().splitlines()[-1]
     assert code == 2 and "cannot be resumed from the command line" in last and "Resume" in last, last
@@ -1157,6 +1158,31 @@ def test_resume_of_a_run_whose_config_toml_is_gone_says_so(sentiment_files, tiny
     assert err.strip() == (f"bertstudio: error: {out / 'config.toml'}, resume_from: the run's config.toml is missing "
                            "(expected the config.toml the run wrote (a resumed run goes on with its own settings), or "
                            "those settings with --config FILE)"), err
+
+
+def test_a_resume_path_that_is_no_checkpoint_is_said_first(trained: Path, sentiment_files, tmp_path, capsys,
+                                                            monkeypatch) -> None:
+    """A mistyped --resume was answered about the config.toml two folders above it ("/tmp/config.toml"),
+    or with advice to --out a folder holding no run; "no resumable checkpoint here" came last."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sb" / "a").mkdir(parents=True)
+    expected = "(expected a run's checkpoints/last folder)"
+    for argv, path in ((["--resume", "missing"], "missing"), (["--resume", str(sentiment_files[0])], sentiment_files[0]),
+                       (["--resume", "sb/a/missing", "--config", str(trained / "config.toml")], "sb/a/missing")):
+        code, out, err = run(["--quiet", "train", *argv], capsys)
+        assert code == EXIT_USAGE and out == ""
+        assert err.strip() == f"bertstudio: error: {path}: no resumable checkpoint here {expected}", err
+    code, _, err = run(["--quiet", "train", "--resume", str(trained)], capsys)  # finished: its last checkpoint is gone
+    assert code == EXIT_USAGE
+    assert err.strip() == (f"bertstudio: error: {trained}, resume_from: is a finished run's folder: there is nothing "
+                           f"to resume {expected}"), err
+    stopped = tmp_path / "stopped"
+    (stopped / "checkpoints" / "last").mkdir(parents=True)
+    (stopped / "checkpoints" / "last" / "state.json").write_text("{}", encoding="utf-8")
+    code, _, err = run(["--quiet", "train", "--resume", str(stopped)], capsys)
+    assert code == EXIT_USAGE
+    assert err.strip() == (f"bertstudio: error: {stopped}, resume_from: is a run folder: resume from "
+                           f"{stopped / 'checkpoints' / 'last'} {expected}"), err
 
 
 def test_a_run_whose_data_files_moved_resumes_with_their_new_paths(sentiment_files, tiny, tmp_path, capsys,

@@ -141,6 +141,7 @@ def test_bertstudio_train_resume_reads_an_older_runs_config_with_its_own_split(t
     data.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in rows), encoding="utf-8")
     run = tmp_path / "run"
     (run / "checkpoints" / "last").mkdir(parents=True)
+    (run / "checkpoints" / "last" / "state.json").write_text("{}", encoding="utf-8")  # a checkpoint to the eye
     written = TrainConfig(task="sentence", train_file=str(data), hold_out=0.1, seed=4, output_dir=".").to_toml()
     (run / "config.toml").write_text(written.replace('hold_out_split = "stratified"\n', ""), encoding="utf-8")
     config = config_from_args(build_parser().parse_args(["train", "--resume", str(run / "checkpoints" / "last")]))

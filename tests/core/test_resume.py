@@ -199,6 +199,8 @@ def test_resume_with_another_out_is_refused_up_front_naming_the_runs_folder(tmp_
 
     run = tmp_path / "R"
     (run / "checkpoints" / "last").mkdir(parents=True)
+    # a checkpoint to the eye (state.json): a path that is none is said first, as such
+    (run / "checkpoints" / "last" / "state.json").write_text("{}", encoding="utf-8")
     (run / "config.toml").write_text('task = "sentence"\noutput_dir = "."\n', encoding="utf-8")
     code = main(["train", "--resume", str(run / "checkpoints" / "last"), "--out", str(tmp_path / "W")], out=io.StringIO())
     err = capsys.readouterr().err
