@@ -414,3 +414,16 @@ def test_a_tagging_set_exported_to_txt_reads_back_as_written(tmp_path: Path, rec
     back = load_examples(path, kind="tagging")
     assert back.meta["format"] == "conll"
     assert back.dataset.to_list() == mine.dataset.to_list()
+
+
+@pytest.mark.parametrize("end", ["\n\n", "\r\n\r\n"])
+def test_a_tagging_txt_of_sentences_ending_in_an_empty_line_is_text(tmp_path: Path, end: str) -> None:
+    """One trailing empty line (editors and `echo >> file` leave one) made the lines read as a CoNLL
+    sentence: the last word of each became its tag ('good', 'bad', 'city'), and the run trained on it."""
+    from bertstudio.data.io import detect_format
+
+    newline = end[: len(end) // 2]
+    lines = ["the cat was good", "the dog was bad", "paris is a city"]
+    path = _write(tmp_path / "sents.txt", newline.join(lines) + end)
+    assert detect_format(path, kind="tagging") == "text"
+    assert [r["tokens"] for r in _rows(load_examples(path, kind="tagging"))] == [line.split() for line in lines]
