@@ -488,7 +488,8 @@ def read_table(
     if not spec.table_format:
         # one line a person can act on: no nested brackets, no kind names of the code
         table = {",": "comma-separated", "\t": "tab-separated"}.get(opts.delimiter, f"{opts.delimiter!r}-delimited")
-        raise ConfigError(f"a {table} table cannot hold this project's examples", path=path,
+        # "this task's": the command line has no project (and the app's own words are its Import page's)
+        raise ConfigError(f"a {table} table cannot hold the examples of this task", path=path,
                           expected=spec.files or "a format other than a table")
     unknown = set(mapping) - set(spec.columns)
     if unknown and not columns:  # the header's own columns, not a mapping the person gave
