@@ -91,7 +91,7 @@ def predict_submission(runs_dir: str | os.PathLike[str], data_dir: str | os.Path
     so does a finished task's test file that is not there, before any prediction, unless
     ``allow_missing`` (then the task is in ``missing``)."""
     from bertstudio.train.engine import EVAL_BATCH_SIZE, evaluate
-    from bertstudio.train.rundir import MODEL, read_config, run_finished
+    from bertstudio.train.rundir import MODEL, history_damage, read_config, run_finished
 
     runs = task_runs(runs_dir)
     data = Path(data_dir).expanduser()
@@ -110,7 +110,9 @@ def predict_submission(runs_dir: str | os.PathLike[str], data_dir: str | os.Path
     planned = []  # every test file read and checked before the first (long) prediction
     for name, folder in runs.items():
         if not run_finished(folder):
-            missing[name] = f"its run in {folder} has not finished"
+            damage = history_damage(folder)  # a finished run whose history was cut short is not "unfinished"
+            missing[name] = (f"its run in {folder} has not finished" if damage is None else
+                             f"its run's history is damaged ({damage})")
             continue
         saved = read_config(folder)
         if saved is not None and saved.glue_task and get_preset(saved.glue_task).name != name:

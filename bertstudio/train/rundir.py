@@ -270,6 +270,11 @@ def check_output_dir(config: TrainConfig) -> None:
     if config.overwrite:
         clash = sorted(names & OWN_NAMES)
         if (saved is None or not is_run_folder(root, saved)) and clash:
+            damage = history_damage(root) if saved is not None else None
+            if damage is not None:  # a run whose history was cut short read as "not a bertstudio run"
+                raise ConfigError(f"{damage.problem}: the run's history is damaged, so this folder is not read as a "
+                                  f"run whose {', '.join(clash)} may be replaced", path=damage.path,
+                                  where=damage.where, expected="the history.jsonl the run wrote, or a new folder")
             raise ConfigError(f"this folder is not a bertstudio run, but holds {', '.join(clash)}, which a run would replace",
                               path=root, where="output_dir", expected="a new or empty folder")
         clashing = _input_in_the_way(config, root)
@@ -1576,6 +1581,35 @@ def read_history(folder: str | os.PathLike[str], *, kinds: Collection[str] | Non
         log.warning("unreadable history: %s", exc)
         return []
     return parse_history((text or "").split("\n")[:-1], path=path, kinds=kinds)
+
+
+def history_damage(folder: str | os.PathLike[str]) -> DataError | None:
+    """Why a history.jsonl that holds text records no event (its first line that is none: cut
+    short, or not an event), so the folder does not read as a run; None where it holds an event,
+    or nothing. What the damaged run is refused or left out for names the file and line."""
+    path = Path(folder) / HISTORY
+    try:
+        text = _text(path, errors="replace")
+    except DataError as exc:
+        return DataError(exc.problem, path=path, where=exc.where)
+    if not (text or "").strip() or read_history(folder):
+        return None
+    lines = text.split("\n")
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if n == len(lines):  # no line end after it: the write stopped inside it
+            return DataError("cut short", path=path, where=f"line {n}")
+        try:
+            data = decode_json(line, path=path, where=f"line {n}")
+            if not isinstance(data, dict):
+                raise DataError("not a JSON object", path=path, where=f"line {n}")
+            event_from_dict(data)
+        except DataError as exc:
+            return DataError(exc.problem, path=path, where=exc.where)
+        except (TypeError, KeyError, ValueError):
+            return DataError("not a history event", path=path, where=f"line {n}")
+    return None
 
 
 def parse_history(lines: Iterable[str], *, path: Path | None = None, kinds: Collection[str] | None = None) -> list[Event]:

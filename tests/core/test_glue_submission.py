@@ -294,3 +294,16 @@ def test_a_test_index_of_thousands_of_digits_is_refused_in_one_line(glue_runs, t
             "(GLUE numbers the 8 rows of its RTE test set 0 to 7)") in err
     assert "internal error" not in err and len(err) < 1000
     assert not (tmp_path / "s.zip").exists()
+
+
+def test_a_finished_run_whose_history_is_damaged_is_said_as_such_not_as_unfinished(glue_runs, tmp_path, capsys) -> None:
+    import shutil
+
+    data, runs = glue_runs
+    copy = tmp_path / "runs"
+    shutil.copytree(runs, copy)
+    history = copy / "RTE" / "history.jsonl"
+    history.write_text(history.read_text(encoding="utf-8")[:40], encoding="utf-8")
+    code, out, err = _submit(copy, data, tmp_path / "s.zip", capsys)
+    assert code == EXIT_OK, err
+    assert f"RTE (its run's history is damaged ({history}, line 1: cut short))" in out, out

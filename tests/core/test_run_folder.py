@@ -84,6 +84,29 @@ def test_overwrite_never_replaces_what_bertstudio_did_not_write(data, tiny_model
     assert (out / "model" / "mine.bin").read_bytes() == b"precious" and (out / "notes.txt").is_file()
 
 
+def test_a_run_whose_history_is_cut_short_is_named_by_its_file_and_line(data, tiny_model_dir, tmp_path, capsys):
+    """glue --resume over a task whose history.jsonl was cut short said "this folder is not a
+    bertstudio run": it is a run, with a damaged history. Nothing is replaced either way."""
+    from bertstudio.train.rundir import history_damage
+
+    out = tmp_path / "run"
+    out.mkdir()
+    TrainConfig(task="sentence", output_dir=str(out)).save(out / "config.toml")
+    (out / "metrics.json").write_text('{"accuracy": 1.0}', encoding="utf-8")
+    (out / "history.jsonl").write_text('{"kind": "started", "total_st', encoding="utf-8")
+    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--overwrite"), capsys)
+    assert code == 2
+    assert one_error_line(err) == (f"bertstudio: error: {out / 'history.jsonl'}, line 1: cut short: the run's history is "
+                                   "damaged, so this folder is not read as a run whose config.toml, history.jsonl, "
+                                   "metrics.json may be replaced (expected the history.jsonl the run wrote, or a new "
+                                   "folder)"), err
+    assert (out / "metrics.json").read_text(encoding="utf-8") == '{"accuracy": 1.0}'
+    (out / "history.jsonl").write_text('\n[1, 2]\n{"kind": "started"', encoding="utf-8")
+    assert str(history_damage(out)) == f"{out / 'history.jsonl'}, line 2: not a JSON object"
+    (out / "history.jsonl").write_text("", encoding="utf-8")
+    assert history_damage(out) is None  # nothing written yet: not damaged
+
+
 @pytest.mark.parametrize("config_text", ["", 'epochs = 3\nmodel = "my-model"\n'])
 def test_a_config_toml_alone_does_not_make_a_users_folder_a_run(config_text, data, tiny_model_dir, tmp_path, capsys):
     # an empty config.toml (or one of a few known keys) reads as a TrainConfig of defaults: without a
