@@ -16,6 +16,7 @@ import contextlib
 import io
 import json
 import logging
+import math
 import os
 import re
 import signal
@@ -1120,9 +1121,16 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
     if code == EXIT_INTERRUPTED:
         notes.append("go on with the same command and --resume: finished tasks are kept, a stopped one resumes "
                      "from its checkpoint (or, stopped before its first one, trains again)")
+    for task, metrics in results.items():  # the scoreboard leaves them out of the average, and strict JSON has no NaN
+        odd = sorted(k for k, v in metrics.items() if not math.isfinite(v))
+        if odd:
+            notes.append(f"{task}: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not a finite number (a diverged "
+                         "run, or a damaged metrics.json); left out of the average and of scoreboard.json")
+    # (a task without a finite score stays, empty: it finished; an earlier scoreboard's number is not kept)
+    finite = {task: {k: v for k, v in metrics.items() if math.isfinite(v)} for task, metrics in results.items()}
     out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
     if results:  # an empty scoreboard would only block the next try (see _check_glue_places)
-        atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
+        atomic_write_text(root / "scoreboard.json", json.dumps(finite, indent=2, sort_keys=True, allow_nan=False))
     for line in failed:  # the reason on stderr too, one line per task (it was only under the scoreboard)
         sys.stderr.write(f"bertstudio: {_printable(line)}{_details()}\n")
     if left_out:  # exit 0 told a script the benchmark ran whole; the scoreboard above stays as it is

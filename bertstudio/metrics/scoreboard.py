@@ -29,6 +29,7 @@ prints them x100 by the one display rule (bertstudio.metrics.display): never 100
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from numbers import Real
 from typing import Iterable, Mapping
@@ -174,13 +175,17 @@ class Scoreboard:
 
 
 def _lookup(results: Mapping[str, float | Mapping[str, float]], task: str, metric: str) -> float | None:
+    """The task's ``metric``; None where there is none, or it is not a finite number (a diverged
+    run's or a damaged metrics.json's NaN made the average "nan": it is missing instead)."""
     value = results.get(task)
     if value is None:
         return None
-    if isinstance(value, Real):
-        return float(value)  # a bare number is the task's score already
-    got = value.get(metric)
-    return None if got is None else float(got)
+    got = value if isinstance(value, Real) else value.get(metric)  # a bare number is the task's score already
+    try:
+        number = float(got) if isinstance(got, Real) and not isinstance(got, bool) else math.nan
+    except OverflowError:  # a whole number past float's range
+        return None
+    return number if math.isfinite(number) else None
 
 
 def glue_score(

@@ -210,6 +210,28 @@ def test_resume_keeps_a_finished_run_only_with_its_settings(glue_dir, tiny, tmp_
     assert code == 0 and "kept (--resume)" in stdout, err
 
 
+def test_resume_leaves_a_kept_tasks_nan_score_out_of_the_average_and_the_scoreboard(glue_dir, tiny, tmp_path,
+                                                                                    capsys) -> None:
+    """A finished task whose metrics.json says {"accuracy": NaN} printed "Average nan" and wrote NaN
+    into scoreboard.json, which strict JSON readers refuse."""
+    out = tmp_path / "out"
+    argv = ["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", tiny, *TINY, "--out", str(out)]
+    assert run(argv, capsys)[0] == 0
+    (out / "RTE" / "metrics.json").write_text('{"accuracy": NaN}', encoding="utf-8")
+    code, stdout, err = run([*argv, "--resume"], capsys)
+    assert code == 0, err
+    assert "nan" not in stdout.lower().replace("finite number", "")
+    assert "RTE: accuracy is not a finite number (a diverged run, or a damaged metrics.json); left out of the " \
+           "average and of scoreboard.json" in stdout, stdout
+    assert next(line for line in stdout.splitlines() if line.startswith("RTE ")).split()[1:] == ["—", "missing"]
+
+    def strict(constant: str) -> None:
+        raise AssertionError(f"{constant} in scoreboard.json")
+
+    # the task finished, without a score: the first run's 0.x is not kept either
+    assert json.loads((out / "scoreboard.json").read_text(encoding="utf-8"), parse_constant=strict) == {"RTE": {}}
+
+
 def test_resume_trains_again_a_task_stopped_before_its_first_checkpoint(glue_dir, tiny, tmp_path, capsys,
                                                                          monkeypatch) -> None:
     """A task stopped before any checkpoint (a second Ctrl-C, a failure) made --resume refuse the whole

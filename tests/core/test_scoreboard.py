@@ -140,3 +140,11 @@ def test_a_score_just_below_1_never_prints_100() -> None:
     assert cola.score_text() == "0.0"  # MCC can be negative: 0 is no end of its range, so no extra digit
     solo = glue_score({"QNLI": {"accuracy": 0.99999}}, "glue")
     assert solo.average_text() == "99.999" and glue_score({}, "glue").average_text() == "—"
+
+
+def test_a_score_that_is_not_a_finite_number_is_missing_not_a_nan_average() -> None:
+    """A diverged run's (or a damaged metrics.json's) NaN made the average "nan"."""
+    board = glue_score({"SST-2": {"accuracy": float("nan")}, "RTE": {"accuracy": 0.5}, "QNLI": float("inf")})
+    rows = {r.name: r for r in board.rows()}
+    assert rows["SST-2"].missing and rows["QNLI"].missing and not rows["RTE"].missing
+    assert board.average == 0.5 and "SST-2" in board.missing and "nan" not in board.format_table().lower()
