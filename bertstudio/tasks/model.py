@@ -472,12 +472,18 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
         try:
             labels = [str(config.id2label[i]) for i in range(config.num_labels)]
         except (KeyError, TypeError, AttributeError):
-            raise ConfigError("config.json's id2label does not list the labels 0 .. num_labels-1", path=config_path,
-                              where="id2label", expected="one name per label id") from None
+            raise _label_ids_gap(config_path) from None
         refuse_twice_named(labels, config_path)
     check_vocabulary(tokenizer, config, model_dir)
     model = load_weights(get_task(kind).auto_model_class(), str(model_dir), config, complete=True)
     return model, tokenizer, kind, labels
+
+
+def _label_ids_gap(config_path: Path) -> ConfigError:
+    """id2label without a name for each id 0 .. n-1: said so by predict and evaluate alike (evaluate
+    read such a model's labels in key order and blamed the data: "unknown label 'pos'")."""
+    return ConfigError("config.json's id2label does not list the labels 0 .. num_labels-1", path=config_path,
+                       where="id2label", expected="one name per label id")
 
 
 def refuse_twice_named(labels: Sequence[str], config_path: Path) -> None:
@@ -676,6 +682,8 @@ def saved_model_info(path: str | Path) -> tuple[str, list[str], str | None]:
             labels = [str(id2label[k]) for k in sorted(id2label, key=int)]
         except ValueError:
             raise ConfigError("id2label has keys that are not label ids", path=config_path, where="id2label") from None
+        if sorted(int(k) for k in id2label) != list(range(len(id2label))):  # as load_model refuses it
+            raise _label_ids_gap(config_path)
         refuse_twice_named(labels, config_path)
     glue_task = meta.get("glue_task")
     return kind, labels, glue_task if isinstance(glue_task, str) else None

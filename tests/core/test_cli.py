@@ -104,6 +104,24 @@ def test_evaluate_into_a_folder_of_earlier_results_still_offers_overwrite(traine
     assert run([*argv, "--overwrite"], capsys)[0] == 0
 
 
+def test_evaluate_refuses_a_label_id_gap_as_predict_does(trained: Path, sentiment_files, tmp_path, capsys) -> None:
+    """id2label {"0": ..., "5": ...}: predict refused the model, evaluate read it and blamed the data
+    ("train.csv, line 2: unknown label 'pos' (expected one of 'a', 'c')")."""
+    import shutil
+
+    model = tmp_path / "model"
+    shutil.copytree(trained / "model", model)
+    config = json.loads((model / "config.json").read_text(encoding="utf-8"))
+    config["id2label"], config["label2id"] = {"0": "a", "5": "c"}, {"a": 0, "c": 5}  # names the data lacks
+    (model / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    said = (f"bertstudio: error: {model / 'config.json'}, id2label: config.json's id2label does not list the labels "
+            "0 .. num_labels-1 (expected one name per label id)")
+    for argv in (["predict", "--model", str(model), "--text", "good"],
+                 ["evaluate", "--model", str(model), "--eval", str(sentiment_files[1])]):
+        code, out, err = run(["--quiet", *argv], capsys)
+        assert code == EXIT_USAGE and out == "" and err.strip() == said, (argv, err)
+
+
 def test_predict_gives_a_word_that_tokenises_to_nothing_no_tag(tiny_model_dir, tmp_path, capsys) -> None:
     """`predict --tokens` warned "tagged 'O'" and wrote "O" (with {} as its probabilities) for a
     zero-width space, a tag the model never gave, where the Playground says the word was not read."""
