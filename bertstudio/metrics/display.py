@@ -42,13 +42,15 @@ def last_score_keys(last: Mapping[Any, Any], official: Sequence[str], kept: Mapp
     the kept scores have too, else any, at most a few; a value that is not finite or out of a score's
     range is never named. metrics.json is any file: 5,000 keys made a 59 KB note, 1e308 read
     "accuracy inf". The Results page and the model card say the same scores."""
-    usable = {k for k, v in last.items() if _sayable(k, v)}
+    usable = {k for k, v in last.items() if sayable(k, v)}
     keys = [k for k in official if k in usable] or [k for k in kept if k in usable] or [k for k in last if k in usable]
     most = max(LAST_SCORES_SHOWN, len(official))
     return keys[:most], len(keys) > most
 
 
-def _sayable(key: object, value: object) -> bool:
+def sayable(key: object, value: object) -> bool:
+    """Whether metric ``key``'s ``value`` may be shown as a run's number: finite, a score within
+    [-1, 1], an error below 10^9. The one rule of the model card's table and its notes."""
     if not isinstance(key, str) or not isinstance(value, (int, float)) or isinstance(value, bool):
         return False
     try:

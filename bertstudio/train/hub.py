@@ -323,10 +323,12 @@ def _run_files(run: Path | None) -> tuple[dict[str, Any], dict[str, float], dict
         settings = tomllib.loads(_read_text(run / "config.toml"))
     except (ValueError, RecursionError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         pass
+    from bertstudio.metrics.display import sayable
     from bertstudio.train.rundir import metric_numbers
 
-    # finite only: NaN would be published as a score (true is no number: it read as 100.00)
-    metrics = {k: v for k, v in metric_numbers(_read_json(run / "metrics.json")).items() if math.isfinite(v)}
+    # what the notes below the table may say, by their rule: NaN would be published as a score (true
+    # is no number: it read as 100.00), and a hand-edited accuracy of -5 as "-500.00%"
+    metrics = {k: v for k, v in metric_numbers(_read_json(run / "metrics.json")).items() if sayable(k, v)}
     started: dict[str, Any] = {}
     try:
         for line in _read_text(run / "history.jsonl").splitlines():

@@ -340,3 +340,13 @@ def test_last_scores_that_do_not_fit_are_left_unsaid(run_dir, tmp_path):
     text = _card_with_metrics(run_dir, tmp_path / "b", '{"accuracy": 0.5, "last_evaluation": {"accuracy": ' + huge
                               + ', "macro_f1": 0.2}}')
     assert "the last evaluation scored `macro_f1` 20.00%." in text
+
+
+def test_the_cards_table_and_its_notes_share_one_rule_for_a_sayable_score(run_dir, tmp_path):
+    """A hand-edited accuracy of -5 was published as "-500.00%" in the table, while the note below
+    it left such a score unsaid (metrics/display.sayable)."""
+    text = _card_with_metrics(run_dir, tmp_path, {"accuracy": -5, "macro_f1": 0.25, "loss": 0.5, "mcc": 1.5,
+                                                  "last_evaluation": {"accuracy": -5, "macro_f1": 0.2}})
+    assert "| macro_f1 | 25.00% |" in text and "| loss | 0.5 |" in text
+    assert "500" not in text and "| accuracy |" not in text and "| mcc |" not in text and "150" not in text
+    assert "the last evaluation scored `macro_f1` 20.00%." in text
