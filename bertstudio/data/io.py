@@ -329,6 +329,8 @@ class LostColumns:
     names: list[str] = field(default_factory=list)  # the file's own column names it would not write
     positions: list[int] = field(default_factory=list)  # 1-based, of columns without a name (CoNLL's middle ones)
     unnamed: tuple[int, int] | None = None  # (how many, of how many) of a headerless file's columns
+    # CoNLL and CoNLL-U: a few of each lost column's values, by its name or position ("NNP", "VBZ")
+    values: dict[str | int, list[str]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.names or self.positions or self.unnamed)
@@ -357,18 +359,38 @@ def columns_lost(examples: ExampleSet, path: str | os.PathLike[str], *, fmt: str
             # a column the export writes under bertstudio's name ("sentence" as "text") is renamed, not lost
             renamed = {a for c in examples.spec.columns for a in ALIASES.get(c, ())}
             return LostColumns(written, [n for n in found.columns if n not in written and n.strip().lower() not in renamed])
-        if fmt in ("conll", "conllu"):
-            lines = decode(read_bytes(target, head=1 << 16), target).splitlines()[:2000]
-            fields = [ln.split("\t") if fmt == "conllu" else ln.split() for ln in lines
-                      if ln.strip() and not ln.startswith("#") and not ln.startswith("-DOCSTART-")]
-            if fmt == "conll":
-                widest = max((len(f) for f in fields), default=0)
-                return LostColumns(written, positions=list(range(2, widest)))
-            used = {i for f in fields if len(f) == 10 for i in range(10) if f[i] != "_" and i not in _CONLLU_KEPT}
-            return LostColumns(written, [CONLLU_COLUMNS[i] for i in sorted(used)])
     except (BertStudioError, OSError, UnicodeError, ValueError):
         pass
+    if fmt in ("conll", "conllu"):
+        return unkept_columns(target, fmt)
     return LostColumns(written)
+
+
+def unkept_columns(path: str | os.PathLike[str], fmt: str, *, shown: int = 3) -> LostColumns:
+    """The columns of the CoNLL (``fmt`` "conll") or CoNLL-U file at ``path`` that bertstudio
+    neither reads nor writes (CoNLL's middle ones: POS, chunk; CoNLL-U's lemmas, heads...), with
+    up to ``shown`` of each one's values: Import names them, and an export over the file loses
+    them. Read from the file's first 64 KiB; nothing when it cannot be read."""
+    written = ["token", "tag"] if fmt == "conll" else list(_CONLLU_KEPT.values())
+    try:
+        lines = decode(read_bytes(path, head=1 << 16), path).splitlines()[:2000]
+    except (BertStudioError, OSError, UnicodeError, ValueError):
+        return LostColumns(written)
+    fields = [ln.split("\t") if fmt == "conllu" else ln.split() for ln in lines
+              if ln.strip() and not ln.startswith("#") and not ln.startswith("-DOCSTART-")]
+    if fmt == "conll":  # the first column is the token, the last the tag
+        lost = list(range(1, max((len(f) for f in fields), default=0) - 1))
+        rows = [f for f in fields if len(f) > 2]
+    else:
+        rows = [f for f in fields if len(f) == 10]
+        lost = sorted({i for f in rows for i in range(10) if f[i] != "_" and i not in _CONLLU_KEPT})
+    values: dict[str | int, list[str]] = {}
+    for i in lost:
+        seen = list(dict.fromkeys(f[i] for f in rows if i < len(f) - (fmt == "conll") and f[i] != "_"))
+        values[i + 1 if fmt == "conll" else CONLLU_COLUMNS[i]] = seen[: shown + 1]  # one more: "…" when there are more
+    if fmt == "conll":
+        return LostColumns(written, positions=[i + 1 for i in lost], values=values)
+    return LostColumns(written, [CONLLU_COLUMNS[i] for i in lost], values=values)
 
 
 def save_examples(

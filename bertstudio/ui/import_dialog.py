@@ -113,6 +113,8 @@ class ImportDialog(QDialog):
         self._header: bool | None = None  # the user's word on a CSV/TSV's first row (None: the reader's guess)
         self._waiting = False  # Import waits for the worker reading a big file
         self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
+        self._unkept_for: tuple[str, str] | None = None  # the file and format _unkept was read for
+        self._unkept: Any = None  # io.unkept_columns of a CoNLL / CoNLL-U file, read once per preview
         self._build()
         self.resize(860, 600)
         if is_read_only(session.project):  # said before a file is picked, not after its labels
@@ -298,6 +300,7 @@ class ImportDialog(QDialog):
         self.error_label.clear()
         self.preview_model.clear()
         self.preview_info = None
+        self._unkept_for = None  # the file may have changed: its columns are read again
         self._show_unread()
         self.header_check.setEnabled(False)
         if not path:
@@ -391,11 +394,32 @@ class ImportDialog(QDialog):
         """The previewed file's columns that no column of the mapping reads (a CSV's id or note):
         the project does not keep them, so the person hears it before Import, not after an export."""
         info = self.preview_info
+        if info is not None and info.format in ("conll", "conllu") and not self.preset_combo.currentData():
+            return self._unkept_columns(info)
         if info is None or info.format in FIXED_LAYOUT or self.preset_combo.currentData() or self.table_refused():
             return []
         used = {combo.currentData() for combo in self.mapping.values()}
         return [title for i, (name, title) in enumerate(zip(info.columns, self.column_titles()))
                 if (name if info.has_header else i) not in used]
+
+    def _unkept_columns(self, info: Any) -> list[str]:
+        """A CoNLL or CoNLL-U file's columns the project does not keep (io.unkept_columns: CoNLL's
+        POS column, CoNLL-U's lemmas), each with a few of its values: "column 2 (e.g. NNP, VBZ, …)".
+        The README promised it, and a POS column went without a word."""
+        from bertstudio.data.io import unkept_columns
+
+        if self._unkept_for != (info.path, info.format):  # read once per preview (refresh_preview forgets it)
+            self._unkept_for, self._unkept = (info.path, info.format), unkept_columns(info.path, info.format)
+        lost = self._unkept
+        said = []
+        for key in [*lost.names, *lost.positions]:
+            title = key if isinstance(key, str) else self.tr("column %1").replace("%1", str(key))
+            values = lost.values.get(key) or []
+            if values:
+                shown = ", ".join(values[:3]) + (", …" if len(values) > 3 else "")
+                title = self.tr("%1 (e.g. %2)").replace("%1", title).replace("%2", shown)
+            said.append(title)
+        return said
 
     def column_titles(self) -> list[str]:
         """The previewed file's column names, or for a file without a header "column 1".. in the

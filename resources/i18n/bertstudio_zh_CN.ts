@@ -1572,52 +1572,52 @@
 <context>
     <name>AssistStrategies</name>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="67"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
         <source>every other row is labelled; back to the skipped rows</source>
         <translation>其他行都已标注；回到跳过的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="68"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
         <source>audit pick: drawn at random, kept out of training</source>
         <translation>审核样本：随机抽取，不参与训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
         <source>spread pick: nearest a k-means centre</source>
         <translation>分散抽样：最接近某个 k-means 中心</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="72"/>
         <source>most uncertain (top-2 gap {})</source>
         <translation>最不确定（前两名差距 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="73"/>
         <source>least confident words (mean tag confidence {})</source>
         <translation>词的置信度最低（标签平均置信度 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="73"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="75"/>
         <source>picked as most uncertain; top-2 gap since the newer model: {}</source>
         <translation>因最不确定而选中；新模型下前两名差距：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="74"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="76"/>
         <source>picked as least confident; mean tag confidence since the newer model: {}</source>
         <translation>因置信度最低而选中；新模型下标签平均置信度：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="76"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="78"/>
         <source>no model yet: random order until suggestions exist</source>
         <translation>尚无模型：在有建议之前按随机顺序</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="77"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="79"/>
         <source>likeliest for {}</source>
         <translation>最可能是 {}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="78"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="80"/>
         <source>no suggestions yet: random order</source>
         <translation>尚无建议：随机顺序</translation>
     </message>
@@ -1927,116 +1927,116 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="155"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="185"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="194"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="45"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="168"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="177"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="74"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="57"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="81"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="64"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="74"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="95"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="78"/>
         <source>&amp;Split:</source>
         <translation>数据划分(&amp;S):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="96"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="79"/>
         <source>Fo&amp;rmat:</source>
         <translation>格式(&amp;R):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="97"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="103"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="166"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="86"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="149"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="108"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="110"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
         <source>%1 of its %2 columns</source>
         <translation>其 %2 列中的 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="103"/>
         <source>“I-” is an inside tag without an entity type</source>
         <translation>“I-” 是没有实体类型的内部标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="104"/>
         <source>{value} opens an entity (IOB1)</source>
         <translation>{value} 开始一个实体（IOB1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="122"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
         <source>{value} follows {after}, another entity type, which it does not continue</source>
         <translation>{value} 跟在另一实体类型的 {after} 之后，并不延续它</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="106"/>
         <source>{value} follows {after}, which leaves no entity open for it to continue</source>
         <translation>{value} 跟在 {after} 之后，此处没有可延续的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="128"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="111"/>
         <source>Sentence {sentence}, tag {tag}: {why}, and a CoNLL file would read it back as {bio}, another tag. Save as CoNLL-U or JSON Lines, which keep the tags as they are.</source>
         <translation>第 {sentence} 句，第 {tag} 个标签：{why}，CoNLL 文件读回时会把它读成另一个标签 {bio}。请另存为 CoNLL-U 或 JSON Lines，它们会原样保留标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="141"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="124"/>
         <source>The file name {name} names no format bertstudio writes. Give it the extension of one this project writes ({formats}), or choose the format in the list.</source>
         <translation>文件名 {name} 没有指明 bertstudio 能写出的格式。请给它本项目能写出的格式之一的扩展名（{formats}），或在列表中选择格式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="131"/>
         <source>The file name {name} asks for {fmt}, which this project&apos;s rows cannot be written as. It writes {formats}: change the extension, or choose the format in the list.</source>
         <translation>文件名 {name} 要求 {fmt} 格式，而本项目的样例无法写成该格式。本项目能写出 {formats}：请更改扩展名，或在列表中选择格式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="146"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="175"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="158"/>
         <source>{path} is a file, not a folder: choose a file in a folder.</source>
         <translation>{path} 是一个文件，不是文件夹：请选择某个文件夹中的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="186"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="169"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="194"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="177"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="205"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="188"/>
         <source>{path}: a folder on its way is a file, not a folder.</source>
         <translation>{path}：路径上的某个文件夹是一个文件，不是文件夹。</translation>
     </message>
@@ -2455,78 +2455,78 @@
     <name>ImportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="107"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="272"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="274"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="140"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="176"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="427"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="178"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="451"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="184"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="184"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="184"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="185"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="185"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="185"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="185"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="131"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="133"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
@@ -2541,157 +2541,163 @@
         <translation>表格（CSV、TSV）无法容纳问答项目的样例：请导入 SQuAD JSON，或带 context、question 和 answers 的 JSON Lines。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>First row holds the column &amp;names</source>
         <translation>第一行是列名(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="167"/>
         <source>Fo&amp;rmat:</source>
         <translation>格式(&amp;R):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="167"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="169"/>
         <source>&amp;GLUE preset:</source>
         <translation>GLUE 预设(&amp;G):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="168"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="170"/>
         <source>Into &amp;split:</source>
         <translation>加入数据划分(&amp;S):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="219"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="221"/>
         <source>&amp;Import</source>
         <translation>导入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="226"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="228"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="273"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="275"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="339"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="342"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="363"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="366"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="367"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="370"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="373"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="376"/>
         <source>This file holds %1 examples, but this project&apos;s task is %2.</source>
         <translation>此文件包含“%1”样例，但本项目的任务是“%2”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="387"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="390"/>
         <source>A table (CSV, TSV) cannot hold this project&apos;s examples: choose another format.</source>
         <translation>表格（CSV、TSV）无法容纳此项目的样例：请选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="408"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="416"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="432"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="412"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="420"/>
+        <source>%1 (e.g. %2)</source>
+        <translation>%1（例如 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="436"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="426"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="450"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="433"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="457"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="435"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="459"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="490"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="514"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="515"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="539"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="575"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="575"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="599"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="577"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="601"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="593"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="617"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="610"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="634"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="650"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="674"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="651"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="675"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="655"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="679"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="658"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="682"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="661"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="685"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="663"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="687"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -4254,52 +4260,52 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="334"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="335"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="336"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="337"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="407"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="408"/>
         <source>Keys %1 set a whole score; for finer scores drag the slider or type the score in the box (Enter or an arrow key stores it). Scale: %2 to %3.</source>
         <translation>按键 %1 设置整数分数；更精细的分数请拖动滑块或在框中输入（按 Enter 或方向键保存）。分数范围：%2 到 %3。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="489"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="490"/>
         <source>set the score with keys %1 or type it in the box</source>
         <translation>用按键 %1 设置分数，或在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="502"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="503"/>
         <source>%1 is outside the %2 scale %3: not stored</source>
         <translation>%1 超出 %2 的分数范围 %3：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="507"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="508"/>
         <source>%1 is outside the scale %2 of this project&apos;s scores: stored, and the scale is now %3</source>
         <translation>%1 超出本项目分数的范围 %2：已保存，分数范围现为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="521"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="522"/>
         <source>Key %1 sets nothing: keys %2 set whole scores on the scale %3; type other scores in the box</source>
         <translation>按键 %1 不设置任何内容：按键 %2 在范围 %3 内设置整数分数；其他分数请在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="437"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="438"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="437"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="438"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="512"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="513"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -5431,78 +5437,78 @@
 <context>
     <name>SentenceEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="79"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="80"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
         <source>&amp;Move to the next example after labelling</source>
         <translation>标注后转到下一个样例(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="85"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="86"/>
         <source>Premise / first text</source>
         <translation>前提 / 第一段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="86"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="87"/>
         <source>Hypothesis / second text</source>
         <translation>假设 / 第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="108"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="109"/>
         <source>Press %1 or click to label this example &apos;%2&apos;</source>
         <translation>按 %1 或单击，将此样例标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="143"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="144"/>
         <source>Suggested: %1 (%2)</source>
         <translation>建议:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="146"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="147"/>
         <source>Enter accepts it, any label key overrides it</source>
         <translation>按 Enter 接受，按任一标签键可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="148"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="149"/>
         <source>Audit example: drawn at random to check the model, so its suggestion is hidden</source>
         <translation>核查样例:为检验模型而随机抽取，因此不显示建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="166"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="167"/>
         <source>(not labelled)</source>
         <translation>(未标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="166"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="167"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="178"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="179"/>
         <source>Label row %1 as &apos;%2&apos;</source>
         <translation>将第 %1 行标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="184"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="185"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="205"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="206"/>
         <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); %1</source>
         <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="207"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="208"/>
         <source>No suggestions while the labelling assistant is off (Tools &gt; Labelling assistant): %1</source>
         <translation>标注助手关闭时没有建议（工具 &gt; 标注助手）：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="209"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="210"/>
         <source>No suggestion to accept yet: %1</source>
         <translation>暂时没有可接受的建议：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="213"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="214"/>
         <source>pick the label with a number key</source>
         <translation>请用数字键选择标签</translation>
     </message>

@@ -345,6 +345,34 @@ def test_import_names_the_columns_it_does_not_keep(qtbot, session_factory, tmp_p
     assert dialog.unread_columns() == [] and dialog.unread_label.isHidden()
 
 
+def test_import_names_the_conll_columns_it_does_not_keep(qtbot, session_factory, tmp_path):
+    """Sweep newcomer4 #2: a CoNLL file's POS column (John NNP B-PER) was dropped without a word, though
+    the README says Import names it; CoNLL-U's lemmas likewise. A two-column file loses nothing."""
+    session = session_factory("tagging", None, None)
+    conll = tmp_path / "tiny.conll"
+    conll.write_text("John NNP B-PER\nlives VBZ O\nin IN O\nParis NNP B-LOC\n\nAnn NNP B-PER\nruns VBZ O\n"
+                     "fast RB O\n", encoding="utf-8")
+    dialog = ImportDialog(session, None, str(conll))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == "conll" and not dialog.error_label.text()
+    assert dialog.unread_columns() == ["column 2 (e.g. NNP, VBZ, IN, …)"] and not dialog.unread_label.isHidden()
+    assert "Not imported: column 2 (e.g. NNP, VBZ, IN, …)." in dialog.unread_label.text()
+    wide = tmp_path / "ner.conll"  # CoNLL-2003: POS and chunk columns
+    wide.write_text("EU NNP I-NP B-ORG\nrejects VBZ I-VP O\n", encoding="utf-8")
+    dialog.set_path(str(wide))
+    assert dialog.unread_columns() == ["column 2 (e.g. NNP, VBZ)", "column 3 (e.g. I-NP, I-VP)"]
+    conllu = tmp_path / "ud.conllu"
+    conllu.write_text("1\tDogs\tdog\tNOUN\t_\t_\t2\tnsubj\t_\t_\n2\tbark\tbark\tVERB\t_\t_\t0\troot\t_\t_\n",
+                      encoding="utf-8")
+    dialog.set_path(str(conllu))
+    assert dialog.format_combo.currentData() == "conllu"
+    assert dialog.unread_columns() == ["LEMMA (e.g. dog, bark)", "HEAD (e.g. 2, 0)", "DEPREL (e.g. nsubj, root)"]
+    two = tmp_path / "two.conll"
+    two.write_text("John B-PER\nruns O\n", encoding="utf-8")
+    dialog.set_path(str(two))
+    assert dialog.unread_columns() == [] and dialog.unread_label.isHidden()
+
+
 def test_one_token_per_line_imports_into_a_tagging_project_as_unlabelled_sentences(qtbot, session_factory, tmp_path):
     """A helper's walk: tokens one per line, sentences apart (the unlabelled CoNLL layout) saved as
     .txt read as a table of one-word sentences in a tagging project, asked for a Tokens column no
