@@ -73,7 +73,7 @@ from bertstudio.train.faults import describe_failure
 from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.preflight import check_before_start
-from bertstudio.train.progress import Progress
+from bertstudio.train.progress import MIN_ROWS_TO_CHOOSE, Progress, chooses_best
 from bertstudio.train.rundir import (BASE_MODEL, RunFolder, base_model_fingerprint, jsonl, launch_command, machine_id,
                                      prediction_rows)
 from bertstudio.train.setfit_phase import setfit_encoder
@@ -269,14 +269,18 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         if acc.is_main_process and config.output_dir:
             folder = RunFolder.start(config)
             notify.folder = folder
+        scored = len(eval_set.labelled_rows()) if eval_set is not None else 0
         run = _Run(config, parts, path, notify, control, progress, folder, eval_set, eval_enc, ev_loader, epoch_steps,
-                   start=_tuning_start(config, acc.unwrap_model(model), found), cancel=cancel, data=data)
+                   start=_tuning_start(config, acc.unwrap_model(model), found), cancel=cancel, data=data,
+                   choose_best=chooses_best(config.save_best, scored))
+        if ev_loader is not None and config.save_best and not run.choose_best and acc.is_main_process:
+            _say_last_kept(scored)
         notify(RunStarted(
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
             trainable_params=trainable, total_params=total_params, device=path.device, precision=path.precision,
             output_dir=config.output_dir, host=socket.gethostname(), machine=machine_id() or None,
-            num_scored_examples=len(eval_set.labelled_rows()) if eval_set is not None else 0,
+            num_scored_examples=scored,
             started_at=time.time(),
         ), control)
 
@@ -543,6 +547,7 @@ class _Run:
     start: dict[str, torch.Tensor] | None = None  # the trained parameters as the run started (keep_tuning < 1)
     cancel: threading.Event | None = None  # read between evaluation batches too
     data: dict[str, Any] | None = None  # the training and evaluation rows' fingerprints, which a resume compares
+    choose_best: bool = True  # save_best, and enough scored evaluation rows to choose on (progress.chooses_best)
 
     def keep_share(self) -> None:
         """WiSE-FT (Wortsman et al., 2022): each trained weight becomes ``(1 - k) * start + k *
@@ -574,7 +579,7 @@ class _Run:
         metrics = task.metrics(self.eval_set, preds, glue_task=config.glue_task)
         self.progress.record_eval(metrics, preds, _metric_key(_main_metric(config, self.eval_set), metrics))
         self.notify(Evaluated(step=step, epoch=step / self.epoch_steps, metrics=metrics), self.control)
-        if self.progress.improved and config.save_best:
+        if self.progress.improved and self.choose_best:
             self.save(step, best=True)
         return metrics
 
@@ -634,6 +639,16 @@ class _Run:
                                 best_step=kept if final == progress.best_metrics else None, last_metrics=last,
                                 one_answer=answer.sentence() if answer else ""))
         return result
+
+
+def _say_last_kept(scored: int) -> None:
+    """Say, before the first step, that save_best will not choose: the scored evaluation rows are
+    too few to tell the evaluations apart, so the run keeps its last weights (its facts let the app
+    say it in its own language; the CLI prints the line)."""
+    log.warning("%d scored evaluation row%s, fewer than %d: too few to choose the best evaluation on, so the run "
+                "keeps its last weights (save_best is not applied)", scored, "" if scored == 1 else "s",
+                MIN_ROWS_TO_CHOOSE, extra={"facts": {"kind": "last_weights_kept", "scored": scored,
+                                                     "least": MIN_ROWS_TO_CHOOSE}})
 
 
 def _one_answer(eval_set: Any, preds: str | list[dict[str, Any]] | None) -> Any:

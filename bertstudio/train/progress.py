@@ -14,6 +14,22 @@ from bertstudio.errors import ConfigError
 from bertstudio.train import checkpoint as ckpt
 
 
+# Fewer scored evaluation rows than this and a run keeps its last weights, not the best evaluation's
+# (TrainConfig.save_best): on 1-4 rows one row moves a score by 25 points or more, more than a run's
+# evaluations differ by, so the highest of them is luck more than training (a model at chance on two
+# classes scores 100 on one row in half its evaluations). A 10-label run (1 row held out) kept its
+# step-15 weights of 150, which scored 100 on that row where the last evaluation scored 0, and
+# Results showed 100.0. From 5 rows up the choice is kept: still noisy, and said so by Results' note
+# on small evaluation sets, but no longer all or nothing.
+MIN_ROWS_TO_CHOOSE = 5
+
+
+def chooses_best(save_best: bool, scored_rows: int) -> bool:
+    """Whether a run keeps its best evaluation's weights: ``save_best`` and at least
+    :data:`MIN_ROWS_TO_CHOOSE` evaluation rows with a gold value to tell the evaluations apart."""
+    return bool(save_best) and scored_rows >= MIN_ROWS_TO_CHOOSE
+
+
 def is_better(new: float, old: float | None, key: str) -> bool:
     """Higher is better except for losses and errors (mse)."""
     from bertstudio.metrics import LOWER_IS_BETTER

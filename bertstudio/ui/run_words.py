@@ -238,6 +238,9 @@ def warning_text(facts: dict[str, Any]) -> str:
     elif kind == "unscored_rows":
         text = _tr("{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.").format(
             count=facts["count"], total=facts["total"])
+    elif kind == "last_weights_kept":  # train/engine: save_best does not choose on so few rows (progress.chooses_best)
+        text = _tr("%n scored evaluation row(s), fewer than {least}: too few to choose the best evaluation on, so the "
+                   "run keeps its last weights.", "", int(facts["scored"])).format(least=facts["least"])
     else:
         return ""
     return _tr("{source}: {text}").format(source=facts["source"], text=text) if facts.get("source") else text

@@ -758,7 +758,7 @@
         <translation>{total:,} 个评估行中有 {count:,} 个没有标准答案，不计入分数。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="243"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="246"/>
         <source>{source}: {text}</source>
         <translation>{source}：{text}</translation>
     </message>
@@ -988,258 +988,265 @@
         <source>{run} has no {file} (its {metrics} holds scores).</source>
         <translation>{run} 没有 {file}（其 {metrics} 中有分数）。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_words.py" line="242"/>
+        <source>%n scored evaluation row(s), fewer than {least}: too few to choose the best evaluation on, so the run keeps its last weights.</source>
+        <translation>
+            <numerusform>只有 %n 个计分的评估行，少于 {least} 行：太少，无法据此选出最佳评估，因此本次运行保留最后的权重。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
         <source>macro F1</source>
         <translation>宏平均 F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="249"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
         <source>MCC</source>
         <translation>MCC</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="253"/>
         <source>Pearson correlation</source>
         <translation>皮尔逊相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="250"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="253"/>
         <source>Spearman correlation</source>
         <translation>斯皮尔曼相关系数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="254"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="254"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="251"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="254"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="252"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="255"/>
         <source>mean squared error</source>
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="263"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="266"/>
         <source>{ran} of {asked} seed(s) ran, no {metric} to sum up</source>
         <translation>{asked} 个随机种子中运行了 {ran} 个，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="264"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="267"/>
         <source>{ran} seed(s), no {metric} to sum up</source>
         <translation>{ran} 个随机种子，没有可汇总的{metric}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="265"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="268"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="269"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="272"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean}</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="270"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="273"/>
         <source>1 seed: {metric} {mean}</source>
         <translation>1 个随机种子：{metric} {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="273"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="276"/>
         <source>{runs} of {asked} seeds finished: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{asked} 个随机种子中完成了 {runs} 个：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="274"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="277"/>
         <source>{runs} seeds: {metric} {mean} ± {sd} ({low} to {high})</source>
         <translation>{runs} 个随机种子：{metric} {mean} ± {sd}（{low} 至 {high}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="284"/>
         <source>1 token</source>
         <translation>1 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="281"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="284"/>
         <source>{n} tokens</source>
         <translation>{n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="282"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="285"/>
         <source>1 row</source>
         <translation>1 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="282"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="285"/>
         <source>{n} rows</source>
         <translation>{n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="298"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="301"/>
         <source>Read-only, as it was open in another window: browse, predict and compare; labels and runs cannot be saved here. Once that window has closed it, File &gt; Open project on this folder makes it writable here</source>
         <translation>只读（因为它已在另一个窗口中打开）：可以浏览、预测和比较；标注和运行无法在此保存。等那个窗口关闭它后，对此文件夹使用“文件 &gt; 打开项目”即可在此编辑</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="301"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="304"/>
         <source>Read-only: browse, predict and compare; labels and runs cannot be saved here</source>
         <translation>只读：可以浏览、预测和比较；标注和运行无法在此保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="311"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="314"/>
         <source>The project is open read-only in another bertstudio window.</source>
         <translation>该项目已在另一个 bertstudio 窗口中以只读方式打开。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="312"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="315"/>
         <source>The project is open in another bertstudio window, where it can be edited: close it there first, then open it here (it cannot be viewed here meanwhile, as its files change while it is edited).</source>
         <translation>该项目已在另一个 bertstudio 窗口中打开，并可能正在那里编辑：请先在那里关闭它，再在此打开（在此期间也无法在此查看，因为编辑时它的文件会变化）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="318"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="321"/>
         <source>The project was changed outside bertstudio since it was opened (a git pull, a sync folder?): {file} is not the file bertstudio wrote. Nothing more is saved here, so the other side&apos;s files are not overwritten.</source>
         <translation>自项目打开以来，它已在 bertstudio 之外被更改（git pull 或同步文件夹？）：{file} 不是 bertstudio 写入的文件。此处不再保存任何内容，因此不会覆盖另一方的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="324"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="327"/>
         <source>The 1 edit made here and not yet saved into the data files is kept in %1; reopening the project applies it, or lists it if it cannot.</source>
         <translation>此处所做、尚未存入数据文件的 1 项编辑保存在 %1 中；重新打开项目时会应用它，无法应用时会列出它。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="326"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="329"/>
         <source>The {n} edits made here and not yet saved into the data files are kept in %1; reopening the project applies them or lists each one it cannot.</source>
         <translation>此处所做、尚未存入数据文件的 {n} 项编辑保存在 %1 中；重新打开项目时会应用它们，或逐条列出无法应用的编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="329"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="332"/>
         <source>The 1 edit made here and not yet saved into the data files is kept in %1; reopening the project lists it but does not apply it: make it again.</source>
         <translation>此处所做、尚未存入数据文件的 1 项编辑保存在 %1 中；重新打开项目时会列出它，但不会应用：请重新进行这项编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="331"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="334"/>
         <source>The {n} edits made here and not yet saved into the data files are kept in %1; reopening the project lists each one but does not apply them: make them again.</source>
         <translation>此处所做、尚未存入数据文件的 {n} 项编辑保存在 %1 中；重新打开项目时会逐条列出它们，但不会应用：请重新进行这些编辑。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="335"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="338"/>
         <source>The edits made here could not be kept: the project&apos;s journal was replaced.</source>
         <translation>此处所做的编辑无法保留：项目的编辑日志已被替换。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="336"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="339"/>
         <source>Reopen the project (File &gt; Open project…).</source>
         <translation>请重新打开项目（文件 &gt; 打开项目…）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="346"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="349"/>
         <source>cleared</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="347"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="350"/>
         <source>{split} row {row}: {value}</source>
         <translation>{split}第 {row} 行：{value}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="350"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="353"/>
         <source>label {old} renamed to {new}</source>
         <translation>标签 {old} 重命名为 {new}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="352"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="355"/>
         <source>label {name} added</source>
         <translation>添加了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="354"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="357"/>
         <source>label {name} removed</source>
         <translation>删除了标签 {name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="356"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="359"/>
         <source>label {name} recoloured {color}</source>
         <translation>标签 {name} 的颜色改为 {color}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="359"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="362"/>
         <source>{op} of label {name}</source>
         <translation>标签 {name} 的 {op}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="363"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="366"/>
         <source>the project was changed outside bertstudio while they were made, and its journal was replaced</source>
         <translation>进行这些编辑时，项目在 bertstudio 之外被更改，其编辑日志被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="365"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="368"/>
         <source>they were made on another version of project.json, which replaced it since: a git pull, a sync folder?</source>
         <translation>它们是在另一个版本的 project.json 上进行的，该文件此后已被替换：git pull 或同步文件夹？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="380"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="383"/>
         <source>{file}: 1 edit was not applied ({why}); it is kept in that file:</source>
         <translation>{file}：1 项编辑未应用（{why}）；它保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="381"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="384"/>
         <source>{file}: {n} edits were not applied ({why}); they are kept in that file:</source>
         <translation>{file}：{n} 项编辑未应用（{why}）；它们保存在该文件中：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="384"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="387"/>
         <source>{file}: edit {seq} not applied: {edit}</source>
         <translation>{file}：编辑 {seq} 未应用：{edit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="387"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="390"/>
         <source>{file}: 1 more edit not applied</source>
         <translation>{file}：另有 1 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="388"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="391"/>
         <source>{file}: {n} more edits not applied</source>
         <translation>{file}：另有 {n} 项编辑未应用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="390"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="393"/>
         <source>{file}: not read ({problem})</source>
         <translation>{file}：未能读取（{problem}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="393"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="396"/>
         <source>1 more kept journal is not listed here; its edits were not applied either (kept as {pattern})</source>
         <translation>另有 1 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="395"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="398"/>
         <source>{n} more kept journals are not listed here; their edits were not applied either (kept as {pattern})</source>
         <translation>另有 {n} 个保留的编辑日志未在此列出；其中的编辑同样未应用（保存为 {pattern}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="407"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="410"/>
         <source>The project folder was moved or renamed while it was open: reopen it from its new place (what was saved went with it).</source>
         <translation>项目文件夹在打开期间被移动或重命名：请从新位置重新打开它（已保存的内容随文件夹一起移动）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_words.py" line="414"/>
+        <location filename="../../bertstudio/ui/run_words.py" line="417"/>
         <source>{path} is a file, not a folder: no run folder can be made in it. Move the file away.</source>
         <translation>{path} 是文件而不是文件夹：无法在其中创建运行文件夹。请把这个文件移走。</translation>
     </message>

@@ -730,6 +730,23 @@ def test_a_runs_warnings_about_its_rows_are_said_in_chinese_in_the_train_pages_l
     assert said[1] == "a warning without facts"
 
 
+def test_the_runs_last_weights_kept_note_is_said_in_chinese_in_the_train_pages_log(chinese):
+    """Sweep newcomer4 #4: the engine keeps the last weights when the scored evaluation rows are too
+    few to choose the best on; the Train page's log says so in the window's language."""
+    import logging
+
+    from bertstudio.ui.worker import CoreWarnings
+
+    said: list[str] = []
+    with CoreWarnings(said.append):
+        logging.getLogger("bertstudio.train.engine").warning(
+            "1 scored evaluation row, fewer than 5: too few to choose the best evaluation on, so the run keeps its "
+            "last weights (save_best is not applied)",
+            extra={"facts": {"kind": "last_weights_kept", "scored": 1, "least": 5}})
+    assert "1" in said[0] and "5" in said[0] and not _english_left(said[0]), said
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in said[0]), said
+
+
 _ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
