@@ -13,6 +13,7 @@ read again after each run.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from typing import Any
@@ -20,12 +21,13 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QLabel, QWidget
 
+from bertstudio.errors import ConfigError
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.estimate import (
     Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
 )
 from bertstudio.ui import theme
-from bertstudio.ui.sentences import counted
+from bertstudio.ui.train_settings import rows_said
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -127,10 +129,12 @@ class TimeEstimateLabel(QLabel):
         if ratio:  # QA: a step draws windows of max_length tokens, several per question
             train_rows, evaluated, tokens = round(train_rows * ratio), round(evaluated * ratio), config.max_length
         e = estimate(config, train_rows, throughput, eval_rows=evaluated, tokens=tokens)
-        self.setText(self._sentence(config, rows, e.seconds) + " " + self._source(throughput))
+        self.setText(self._sentence(config, rows, e.seconds, dev=bool(dev)) + " " + self._source(throughput))
         self.setVisible(True)
 
-    def _sentence(self, config: TrainConfig, rows: int, seconds: float) -> str:
+    def _sentence(self, config: TrainConfig, rows: int, seconds: float, dev: bool = False) -> str:
+        """``rows``: the labelled training rows; without a labelled dev split (``dev``) the run holds
+        some out, and the sentence counts them as the Automatic line above counts them."""
         method = {"setfit": self.tr("SetFit")}.get(config.method) or {
             "frozen": self.tr("a head on the frozen encoder"), "lora": self.tr("LoRA"),
             "full": self.tr("fine-tuning")}.get(config.mode, self.tr("fine-tuning the top layers"))
@@ -140,8 +144,13 @@ class TimeEstimateLabel(QLabel):
             text = self.tr("{rows}: {method} would take {time}")
         figure, unit = rounded(seconds)
         time = {"s": self.tr("~{n} s"), "min": self.tr("~{n} min")}.get(unit) or self.tr("~{n} h")
-        rows_said = counted(rows, self.tr("1 labelled row"), self.tr("{n} labelled rows"))  # "190,000 labelled rows"
-        return text.format(rows=rows_said, method=method, seeds=config.seeds, time=time.format(n=figure))
+        from bertstudio.train.sources import held_out_count
+
+        held = 0
+        if not dev:  # the core's count (run_inputs holds out this many); too few to hold any out: Start says so
+            with contextlib.suppress(ConfigError):
+                held = held_out_count(rows, HOLD_OUT)
+        return text.format(rows=rows_said(rows - held, rows), method=method, seeds=config.seeds, time=time.format(n=figure))
 
     def _source(self, throughput: Throughput) -> str:
         rate = f"{throughput.examples_per_s:.0f}"

@@ -15,7 +15,7 @@ import logging
 from dataclasses import fields
 from typing import Any, Iterator
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidget,
 )
@@ -465,6 +465,38 @@ class TrainSettingsForm(QGroupBox):
 
     def _set_class_weight(self, key: str) -> None:
         self.class_weight_combo.setCurrentIndex(self.class_weight_combo.findData(key))
+
+
+def rows_said(trained: int, labelled: int) -> str:
+    """The labelled training rows a run trains on, and those it holds out for evaluation (no
+    labelled dev split), as the Train page says them in its Automatic line and its time estimate:
+    the one said "9 labelled rows", the other "10 labelled rows", and the held-out row was said only
+    in the log after Start. ``trained``: the rows trained on, ``labelled``: all labelled training rows."""
+    from bertstudio.ui.sentences import counted
+
+    if trained >= labelled:
+        return counted(labelled, QCoreApplication.translate("TrainSettingsForm", "1 labelled row"),
+                       QCoreApplication.translate("TrainSettingsForm", "{n} labelled rows"))
+    return QCoreApplication.translate("TrainSettingsForm", "{n} of {m} labelled rows ({h} held out for evaluation)").format(
+        n=f"{trained:,}", m=f"{labelled:,}", h=f"{labelled - trained:,}")
+
+
+def reasons_said(reasons: list[Any], trained: int, labelled: int) -> str | None:
+    """Automatic's reasons (train/small_data's, data) in the window's language, their row count
+    counted as :func:`rows_said` counts it: "9 of 10 labelled rows: batch 16 and 150 epochs…; 1 held
+    out for evaluation". The run's record keeps small_data's English, which counts the rows trained on."""
+    from functools import partial
+
+    from bertstudio.train.small_data import say
+
+    held = labelled - trained
+    if held > 0 and any("rows" in values for _key, values in reasons):
+        of = QCoreApplication.translate("TrainSettingsForm", "{n} of {m}").format(n=f"{trained:,}", m=f"{labelled:,}")
+        reasons = [(key, {**values, "rows": of} if "rows" in values else values) for key, values in reasons]
+        said = say(reasons, partial(QCoreApplication.translate, "SmallData"))
+        return QCoreApplication.translate("TrainSettingsForm", "{reasons}; {h} held out for evaluation").format(
+            reasons=said, h=f"{held:,}")
+    return say(reasons, partial(QCoreApplication.translate, "SmallData"))
 
 
 def _text(value: Any) -> str:

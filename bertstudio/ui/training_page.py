@@ -17,11 +17,10 @@ import math
 import re
 import threading
 from dataclasses import fields, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
@@ -36,7 +35,7 @@ from bertstudio.train.rundir import record_label_ids, run_name, unstarted_label_
 from bertstudio.ui import theme
 from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
-from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
+from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings, reasons_said
 from bertstudio.ui.sentences import join_sentences
 from bertstudio.ui.training_monitor import TrainingMonitor
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
@@ -240,7 +239,7 @@ class TrainingPage(QWidget):
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
         from bertstudio.train.small_data import (ADAPTED, SMALL_ROWS, adapt_explained, has_pairs, label_counts,
-                                                 model_max_length, run_max_length, say, text_lengths, training_units)
+                                                 model_max_length, run_max_length, text_lengths, training_units)
 
         given = self.automatic_given()
         if given is None or self._adapting:
@@ -259,7 +258,9 @@ class TrainingPage(QWidget):
                                           run_limit=run_max_length(base.model))
         self._adapting = True
         try:
-            said = (say(reasons, partial(QCoreApplication.translate, "SmallData")) if sum(counts.values()) else
+            # counted as the time estimate below counts them: "9 of 10 labelled rows" and the one held out
+            said = (reasons_said(reasons, sum(counts.values()), self.session.progress("train")[0])
+                    if sum(counts.values()) else
                     self.tr("No labelled training rows yet: Automatic chooses the settings once there are some."))
             self.form.show_auto({k: getattr(chosen, k) for k in ADAPTED},
                                 chosen.auto_reason, said)

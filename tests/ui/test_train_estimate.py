@@ -54,14 +54,17 @@ def test_the_automatic_choice_says_how_long_it_would_take_from_this_projects_run
         qtbot.waitUntil(lambda: "earlier runs" in label.text(), timeout=60_000)
         # 40 labels without a dev split: 4 held out to evaluate on, 36 to train on
         first = estimate(page.config, 36, Throughput(40.0, "history"), eval_rows=4)
-        assert label.text() == (f"40 labelled rows: SetFit would take {said(first.seconds)} "
+        # counted as the Automatic line counts them, the held-out rows said (sweep newcomer4 #3)
+        assert label.text() == (f"36 of 40 labelled rows (4 held out for evaluation): SetFit would take "
+                                f"{said(first.seconds)} "
                                 f"(timed by this project's earlier runs: 40 examples/s)")
         assert label.isVisible() and page.form.auto_label.isVisible()
 
         for row in range(40, 60):  # labels arrive: the estimate follows
             session.project.set_gold("train", row, LABELS[row % 2])
         page.form.seeds_spin.setValue(3)
-        qtbot.waitUntil(lambda: label.text().startswith("60 labelled rows: "), timeout=60_000)
+        qtbot.waitUntil(lambda: label.text().startswith("54 of 60 labelled rows (6 held out for evaluation): "),
+                        timeout=60_000)
         config = page.config
         expected = estimate(config, 54, Throughput(40.0, "history"), eval_rows=6)
         assert config.seeds == 3 and f"3 seeds would take {said(expected.seconds)}" in label.text()
@@ -90,7 +93,8 @@ def test_without_a_run_the_estimate_is_rough_until_this_computer_is_timed(qtbot,
         assert timed == [None]  # the bundled model, once
         tokens = mean_tokens(texts(80))
         expected = estimate(page.config, 18, Throughput(10.0, "calibration", 32.0), eval_rows=2, tokens=tokens)
-        assert label.text().startswith(f"20 labelled rows: SetFit would take {said(expected.seconds)}")
+        assert label.text().startswith(f"18 of 20 labelled rows (2 held out for evaluation): SetFit would take "
+                                       f"{said(expected.seconds)}")
     finally:
         session.close()
 
@@ -168,6 +172,8 @@ def test_the_estimate_counts_one_labelled_row_and_groups_thousands(qtbot, tmp_pa
     label = TimeEstimateLabel(session)
     qtbot.addWidget(label)
     config = TrainConfig(task="sentence", head="embedding", method="setfit")
-    assert label._sentence(config, 190_000, 540).startswith("190,000 labelled rows: SetFit would take ")
-    assert label._sentence(config, 1, 540).startswith("1 labelled row: SetFit would take ")
+    assert label._sentence(config, 190_000, 540, dev=True).startswith("190,000 labelled rows: SetFit would take ")
+    assert label._sentence(config, 1, 540).startswith("1 labelled row: SetFit would take ")  # too few to hold out
+    assert label._sentence(config, 190_000, 540).startswith(  # no dev split: 10% held out
+        "171,000 of 190,000 labelled rows (19,000 held out for evaluation): SetFit would take ")
     session.close()

@@ -632,6 +632,14 @@ def test_automatic_counts_the_rows_the_run_trains_on(qtbot, tmp_path, dev):
     try:
         trained = 32 if dev else 32 - held_out_count(32, HOLD_OUT)
         assert page.config.auto_reason.startswith(f"{trained} labelled rows"), page.config.auto_reason
+        # sweep newcomer4 #3: the Automatic line said "29 labelled rows" above the estimate's "32 labelled
+        # rows", and the held-out rows were said only in the log after Start: both count alike and say them
+        page.estimate_label.show_for(page.config)
+        rows = "32 labelled rows" if dev else f"{trained} of 32 labelled rows"
+        assert page.form.auto_label.text().startswith(rows + " ("), page.form.auto_label.text()  # (at most N per class)
+        assert page.estimate_label.text().startswith(rows + (":" if dev else f" ({32 - trained} held out for "
+                                                                           "evaluation):")), page.estimate_label.text()
+        assert page.form.auto_label.text().endswith(f"; {32 - trained} held out for evaluation") != dev
         config, train, evaluation, _note = page.run_inputs(str(project.runs_dir / "x"))
         assert len(train) - (0 if dev else held_out_count(len(train), config.hold_out)) == trained
     finally:
@@ -938,7 +946,7 @@ def test_a_qa_project_is_planned_and_timed_in_windows(qtbot, tmp_path, shared_da
     try:
         page = TrainingPage(session)
         qtbot.addWidget(page)
-        assert "108 labelled questions, about" in page.form.auto_label.text()  # 12 held out: no dev split
+        assert "108 of 120 labelled questions, about" in page.form.auto_label.text()  # 12 held out: no dev split
         windows = int(page.form.auto_label.text().split("about ")[1].split()[0])
         assert windows > 1.4 * 108 and page.config.epochs * -(-windows // 16) < 1.5 * 150
         label = page.estimate_label
