@@ -83,22 +83,28 @@ def _first_records(text: str, n: int) -> list[Any]:
 _TAG = re.compile(r"O|[BIESUL][-_]\S+")
 
 
+def _tag_like(field: str) -> bool:
+    """Whether a last field reads as a tag: ``O``/``B-PER`` (BIO and its kin), or no lower-case
+    letter (``NNP``, ``PRP$``, ``NR``, ``.``); a word of a sentence ("left", "Smith") has one."""
+    return bool(_TAG.fullmatch(field)) or not any(c.islower() for c in field)
+
+
 def _tagged_lines(body: list[str], blank: bool) -> bool:
     """Whether the non-blank lines ``body`` of a .txt read for tagging are CoNLL word-and-tag
-    lines rather than sentences: the lines of more than one field all have as many fields, and
-    those end in a tag (``O``, ``B-PER``), or their last fields are a few values each used again
-    and again (POS tags), or they are tab-separated with sentences a blank line apart (``blank``),
-    as bertstudio writes CoNLL. "Hello world" over "Second line" read as the word "Hello" tagged
-    "world"; a one-word sentence bertstudio wrote ("Paris<TAB>B-LOC") read as "Paris B-LOC"."""
+    lines rather than sentences. Either they are tab-separated with sentences a blank line apart
+    (``blank``), as bertstudio writes CoNLL; or the lines of more than one field all have as many
+    fields, 2 to 6, each ending in a tag (:func:`_tag_like`), and at least one of those tags has an
+    upper-case letter: "?", "." and Chinese words, neither upper nor lower case, end sentences too.
+    "Hello world" over "Second line" read as the word "Hello" tagged "world", "turn left" over
+    "go right" as "turn" tagged "left"; "Paris NNP" and "北京 NR" are CoNLL."""
     tagged = [(ln.strip(" \t"), f) for ln, f in zip(body, map(line_fields, body)) if len(f) >= 2]
     if not tagged or len({len(f) for _ln, f in tagged}) > 1:
         return False
     if blank and all(ln == "\t".join(f) for ln, f in tagged):
         return True
     last = [f[-1] for _ln, f in tagged]
-    # a few values again and again, but not one ("Smith" after every first name of a list of names)
-    values = set(last)
-    return all(_TAG.fullmatch(t) for t in last) or (len(values) >= 2 and 2 * len(values) <= len(last))
+    return (len(tagged[0][1]) <= 6 and all(map(_tag_like, last))
+            and any(c.isupper() for t in last for c in t))
 
 
 def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: str | None = None) -> str:

@@ -427,3 +427,37 @@ def test_a_tagging_txt_of_sentences_ending_in_an_empty_line_is_text(tmp_path: Pa
     path = _write(tmp_path / "sents.txt", newline.join(lines) + end)
     assert detect_format(path, kind="tagging") == "text"
     assert [r["tokens"] for r in _rows(load_examples(path, kind="tagging"))] == [line.split() for line in lines]
+
+
+@pytest.mark.parametrize("text, tokens, tags", [
+    # word-and-tag lines, spaces between the columns, tags outside B-/I-: CoNLL
+    ("Paris NNP\nsleeps VBZ\n\nRome NNP\nwakes VBZ\n\nthe DT\nfilm NN\nis VBZ\ngood JJ\n",
+     [["Paris", "sleeps"], ["Rome", "wakes"], ["the", "film", "is", "good"]],
+     [["NNP", "VBZ"], ["NNP", "VBZ"], ["DT", "NN", "VBZ", "JJ"]]),
+    ("Paris LOC\nis O\n\nRome LOC\n", [["Paris", "is"], ["Rome"]], [["LOC", "O"], ["LOC"]]),
+    ("北京 NR\n是 VC\n首都 NN\n\n上海 NR\n很 AD\n大 VA\n",
+     [["北京", "是", "首都"], ["上海", "很", "大"]], [["NR", "VC", "NN"], ["NR", "AD", "VA"]]),
+    # sentences of as many words whose last words repeat, or end in "?" / "." or Chinese: text
+    ("turn left\nturn right\ngo left\ngo right\n",
+     [["turn", "left"], ["turn", "right"], ["go", "left"], ["go", "right"]], None),
+    ("John Smith\nJane Smith\nJim Doe\nJoe Doe\n",
+     [["John", "Smith"], ["Jane", "Smith"], ["Jim", "Doe"], ["Joe", "Doe"]], None),
+    ("Where is it ?\nWho is he ?\nWhat is that .\nHow is she ?\n",
+     [["Where", "is", "it", "?"], ["Who", "is", "he", "?"], ["What", "is", "that", "."], ["How", "is", "she", "?"]],
+     None),
+    ("我 爱 北京\n他 去 上海\n你 在 哪里\n我 爱 北京\n", [["我", "爱", "北京"], ["他", "去", "上海"], ["你", "在", "哪里"],
+                                            ["我", "爱", "北京"]], None),
+], ids=["pos", "types", "chinese-pos", "commands", "names", "questions", "chinese-words"])
+def test_a_tagging_txt_is_conll_only_when_its_last_column_holds_tags(tmp_path: Path, text, tokens, tags) -> None:
+    """Sweep reread53 #2/#3: a small CoNLL file with POS or type tags and spaces between the
+    columns ("Paris NNP", "Paris LOC") read as plain text and was refused as holding no tags,
+    while short sentences whose last words repeat ("turn left" ... "go right") read as one CoNLL
+    sentence tagged "left", "right". The last column decides: tags are O/B-X or have no
+    lower-case letter, and at least one has an upper-case letter."""
+    from bertstudio.data.io import detect_format
+
+    path = _write(tmp_path / "file.txt", text)
+    fmt = "text" if tags is None else "conll"
+    assert detect_format(path, kind="tagging") == fmt
+    es = load_examples(path, kind="tagging")
+    assert (es.meta["format"], es.dataset["tokens"], es.dataset["tags"]) == (fmt, tokens, tags or [None] * len(tokens))
