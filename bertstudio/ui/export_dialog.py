@@ -125,12 +125,11 @@ class ExportDialog(QDialog):
                 "project writes ({formats}), or choose the format in the list.").format(
                 name=Path(path).name, formats=", ".join(offered)))
             return False
-        fmt = save_format(examples, path)
-        if fmt not in offered:
+        if named not in offered:  # what save_format writes when the name names a format
             self.error_label.setText(self.tr(
                 "The file name {name} asks for {fmt}, which this project's rows cannot be written as. It writes "
                 "{formats}: change the extension, or choose the format in the list.").format(
-                name=Path(path).name, fmt=fmt, formats=", ".join(offered)))
+                name=Path(path).name, fmt=named, formats=", ".join(offered)))
             return False
         return True
 
