@@ -28,8 +28,9 @@ from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 
 def _file_above(path: str) -> str | None:
-    """The nearest existing folder above ``path`` when it is a file, not a folder (the export would
-    make the missing folders, and said only "File exists")."""
+    """The nearest existing folder above ``path`` when it is a file, not a folder, or a symbolic link
+    to a path that does not exist (the export would make the missing folders, and said only "File
+    exists")."""
     for folder in Path(path).parents:
         if os.path.lexists(folder):
             return None if os.path.isdir(folder) else str(folder)
@@ -153,9 +154,11 @@ class ExportDialog(QDialog):
             self.error_label.setText(exc.message)
             return False
         above = _file_above(path)
-        if above is not None:
-            self.error_label.setText(self.tr("{path} is a file, not a folder: choose a file in a folder.").format(
-                path=above))
+        if above is not None:  # a dangling link is no file: named as data/atomic.check_folder_path names it
+            said = (self.tr("{path} is a symbolic link to a path that does not exist: choose a file in a folder.")
+                    if os.path.islink(above) and not os.path.exists(above)
+                    else self.tr("{path} is a file, not a folder: choose a file in a folder."))
+            self.error_label.setText(said.format(path=above))
             return False
         split, fmt = self.split_combo.currentData(), self.format_combo.currentData()
         examples = self.session.project.examples(split)

@@ -1934,86 +1934,86 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="45"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="46"/>
         <location filename="../../bertstudio/ui/export_dialog.py" line="138"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="168"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="177"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="170"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="179"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="57"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="58"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="64"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="65"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="74"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="75"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="78"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="79"/>
         <source>&amp;Split:</source>
         <translation>数据划分(&amp;S):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="79"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
         <source>Fo&amp;rmat:</source>
         <translation>格式(&amp;R):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="81"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="86"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="87"/>
         <location filename="../../bertstudio/ui/export_dialog.py" line="149"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="94"/>
         <source>%1 of its %2 columns</source>
         <translation>其 %2 列中的 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="103"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="104"/>
         <source>“I-” is an inside tag without an entity type</source>
         <translation>“I-” 是没有实体类型的内部标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="104"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
         <source>{value} opens an entity (IOB1)</source>
         <translation>{value} 开始一个实体（IOB1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="106"/>
         <source>{value} follows {after}, another entity type, which it does not continue</source>
         <translation>{value} 跟在另一实体类型的 {after} 之后，并不延续它</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="106"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="107"/>
         <source>{value} follows {after}, which leaves no entity open for it to continue</source>
         <translation>{value} 跟在 {after} 之后，此处没有可延续的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="111"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="112"/>
         <source>Sentence {sentence}, tag {tag}: {why}, and a CoNLL file would read it back as {bio}, another tag. Save as CoNLL-U or JSON Lines, which keep the tags as they are.</source>
         <translation>第 {sentence} 句，第 {tag} 个标签：{why}，CoNLL 文件读回时会把它读成另一个标签 {bio}。请另存为 CoNLL-U 或 JSON Lines，它们会原样保留标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="125"/>
         <source>The file name {name} names no format bertstudio writes. Give it the extension of one this project writes ({formats}), or choose the format in the list.</source>
         <translation>文件名 {name} 没有指明 bertstudio 能写出的格式。请给它本项目能写出的格式之一的扩展名（{formats}），或在列表中选择格式。</translation>
     </message>
@@ -2029,21 +2029,26 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="158"/>
+        <source>{path} is a symbolic link to a path that does not exist: choose a file in a folder.</source>
+        <translation>{path} 是一个指向不存在路径的符号链接：请选择某个文件夹中的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="160"/>
         <source>{path} is a file, not a folder: choose a file in a folder.</source>
         <translation>{path} 是一个文件，不是文件夹：请选择某个文件夹中的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="169"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="171"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="177"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="179"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="188"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="190"/>
         <source>{path}: a folder on its way is a file, not a folder.</source>
         <translation>{path}：路径上的某个文件夹是一个文件，不是文件夹。</translation>
     </message>

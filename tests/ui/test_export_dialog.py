@@ -126,3 +126,16 @@ def test_a_file_on_the_way_to_the_target_is_named_as_a_file(qtbot, open_session,
     dialog.path_edit.setText(str(blocker / "sub" / "x.csv"))
     assert not dialog.export() and blocker.read_text() == "mine\n"
     assert dialog.error_label.text() == f"{blocker} is a file, not a folder: choose a file in a folder."
+
+
+def test_a_dangling_link_on_the_way_to_the_target_is_named_as_a_link(qtbot, open_session, tmp_path):
+    """Sweep reread53 #6: a path through a symbolic link to nowhere was said to go through "a file,
+    not a folder"; it is named as data/atomic.check_folder_path names such a link."""
+    dialog = ExportDialog(open_session("sentence"), None, "train")
+    qtbot.addWidget(dialog)
+    link = tmp_path / "out"
+    link.symlink_to(tmp_path / "nowhere")
+    dialog.path_edit.setText(str(link / "rows.tsv"))
+    assert not dialog.export() and not (tmp_path / "nowhere").exists()
+    assert dialog.error_label.text() == (
+        f"{link} is a symbolic link to a path that does not exist: choose a file in a folder.")
