@@ -16,6 +16,7 @@ import logging
 import sys
 import threading
 import time
+from typing import Callable
 
 from bertstudio.hf import LOCK, hf  # imported with this module on the GUI thread, never first on the preload thread
 
@@ -35,17 +36,21 @@ HEAVY_MODULES: tuple[str, ...] = (
 
 _ready = threading.Event()  # set once HEAVY_MODULES are in: ensure_imported() is free from then on
 _running = threading.Event()  # set while preload() imports HEAVY_MODULES
+WAIT_SLICE_S = 0.1  # how often a job waiting for another thread's imports looks at its cancel flag
 
 
-def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
-    """Import ``modules`` in order; seconds per module (a failed one is logged, not raised)."""
+def preload(modules: tuple[str, ...] = HEAVY_MODULES, cancel: threading.Event | None = None) -> dict[str, float]:
+    """Import ``modules`` in order; seconds per module (a failed one is logged, not raised).
+    ``cancel``: read between modules; once set, the rest is left for a later call."""
     took: dict[str, float] = {}
     heavy = modules == HEAVY_MODULES
     with LOCK:  # no other bertstudio thread imports transformers meanwhile (see bertstudio/hf.py)
         if heavy:
             _running.set()
         try:
-            _import_all(modules, took)
+            _import_all(modules, took, cancel)
+            if cancel is not None and cancel.is_set():
+                return took  # not ready: the next ensure_imported() imports what is missing
             if _quitting():
                 # The interpreter shuts down under an import (a quit seconds after start): importing again
                 # re-registers torch's half-loaded native operators and the process died with a segfault.
@@ -65,10 +70,12 @@ def _quitting() -> bool:
     return sys.is_finalizing() or not threading.main_thread().is_alive()
 
 
-def _import_all(modules: tuple[str, ...], took: dict[str, float]) -> None:
+def _import_all(modules: tuple[str, ...], took: dict[str, float], cancel: threading.Event | None = None) -> None:
     for name in modules:
         start = time.perf_counter()
         if _quitting():  # the app quit while this daemon thread was still at work: nothing to say
+            return
+        if cancel is not None and cancel.is_set():
             return
         try:
             importlib.import_module(name)
@@ -89,14 +96,35 @@ def is_running() -> bool:
     return _running.is_set()
 
 
-def ensure_imported() -> None:
+def ensure_imported(cancel: threading.Event | None = None, waiting: Callable[[], None] | None = None) -> bool:
     """On a job's thread, before it touches torch: the heavy modules, imported under the one
     lock (waiting for the preload thread if it is at work). Two threads importing torch,
     peft or transformers' lazy modules for the first time at once broke each other
     ("list.remove(x): x not in list" in torch._library, a lazy name missing), seen when
-    pages were switched just after a project opened. Free once done."""
-    if not _ready.is_set():
+    pages were switched just after a project opened. Free once done: True.
+
+    ``cancel``: the job's stop flag. The wait for the thread holding the lock (the preload's
+    imports take 5-15 s on a slow laptop) looks at it every WAIT_SLICE_S, and this thread's own
+    imports between modules; False, at once, when it is set before the modules are all in. A
+    training run waited here deaf to Quit: the window hid, the process lived on until the
+    imports were done and kept the project locked against a restarted app. ``waiting``: called
+    once, before a wait, when the modules are not in yet (the job says what it waits for)."""
+    if _ready.is_set():
+        return True
+    if waiting is not None:
+        waiting()
+    if cancel is None:
         preload()
+        return True
+    while not LOCK.acquire(timeout=WAIT_SLICE_S):  # another thread imports under it (the preload's)
+        if cancel.is_set():
+            return False
+    try:
+        if not _ready.is_set() and not cancel.is_set():
+            preload(cancel=cancel)
+        return _ready.is_set()
+    finally:
+        LOCK.release()
 
 
 def preload_in_background(modules: tuple[str, ...] = HEAVY_MODULES) -> threading.Thread:

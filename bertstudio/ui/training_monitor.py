@@ -218,7 +218,8 @@ class TrainingMonitor(QWidget):
 
     def on_phase(self, ev: PhaseChanged) -> None:
         """Show what the run is doing between training steps, with its own count where it has one."""
-        texts = {"starting": self.tr("starting…"), "loading_model": self.tr("loading model…"),
+        texts = {"starting": self.tr("starting…"), "importing": self.tr("loading the training libraries…"),
+                 "loading_model": self.tr("loading model…"),
                  "reusing_model": self.tr("reusing the model loaded earlier…"), "tokenising": self.tr("tokenising {n} examples…"),
                  "evaluating": self.tr("evaluating %v / %m batches…"), "saving": self.tr("saving…"),
                  "setfit": self.tr("SetFit: contrastive step %v / %m…"),

@@ -256,7 +256,8 @@ class TrainingWorker(QObject):
 
     # --- GUI-thread API -------------------------------------------------------------
     def start(self) -> ThreadJob:
-        job = ThreadJob(self._run, name="bertstudio-training", heavy=True)  # holds this worker until the run ends
+        # not ThreadJob's heavy: the run waits for the imports itself, its cancel flag in hand (see _imported)
+        job = ThreadJob(self._run, name="bertstudio-training")  # holds this worker until the run ends
         job.succeeded.connect(self._on_returned)
         job.failed.connect(self._on_raised)
         self._job = job
@@ -274,7 +275,20 @@ class TrainingWorker(QObject):
         return self._job is None or self._job.wait(timeout_ms)
 
     # --- worker thread --------------------------------------------------------------
+    def _imported(self) -> bool:
+        """torch & co imported under the one lock (preload.ensure_imported), the wait saying what it waits
+        for; False when the run was cancelled first. Waited for without the flag, a Quit while the preload
+        thread was still importing (5-15 s on a slow laptop) hid the window and left the process running,
+        the project locked, until the imports were done."""
+        from bertstudio.ui.preload import ensure_imported
+
+        return ensure_imported(cancel=self._cancel, waiting=lambda: self._on_event(PhaseChanged("importing"), None))
+
     def _run(self) -> Any:
+        if not self._imported():  # ends as the engine's run cancelled before its first step: nothing written
+            self._finished = RunFinished(status="cancelled", step=0, output_dir=self.config.output_dir,
+                                         message="cancelled before step 1")
+            return self._finished
         if self._train_fn is None:
             # Imported here: torch/transformers take seconds to import, and the page should
             # open before they are needed.

@@ -6312,51 +6312,56 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <source>loading the training libraries…</source>
+        <translation>正在加载训练所需的库…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="226"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="226"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="227"/>
         <source>waiting for {job} to finish…</source>
         <translation>正在等待{job}结束…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="228"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="229"/>
         <source>stopping the assistant&apos;s background training after its current step (it trains again after this run)…</source>
         <translation>正在让助手的后台训练在当前步骤后停止（本次运行结束后它会重新训练）…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="271"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="272"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
@@ -6366,12 +6371,12 @@
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="249"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="250"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="273"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="274"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>

@@ -242,7 +242,7 @@ def test_nothing_is_collected_while_the_preload_imports_what_the_app_will_freeze
     monkeypatch.setattr(collector, "freeze_wanted", False)
     monkeypatch.setattr(preload, "_ready", threading.Event())
     seen: list[bool] = []
-    monkeypatch.setattr(preload, "_import_all", lambda modules, took: seen.append(preload.is_running()))
+    monkeypatch.setattr(preload, "_import_all", lambda modules, took, cancel=None: seen.append(preload.is_running()))
     monkeypatch.setattr(preload, "hf", lambda name: None)
     preload.preload()
     assert seen == [True] and not preload.is_running() and preload.is_ready()  # set only while importing

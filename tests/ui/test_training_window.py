@@ -120,3 +120,48 @@ def test_at_900x700_the_settings_need_no_sideways_scrolling(qtbot, tmp_path):
     assert scroll.viewport().width() >= form.minimumSizeHint().width()
     window.close()
     window.session.close()
+
+
+def test_quit_while_the_preload_still_imports_ends_the_run_and_frees_the_project(qtbot, tmp_path, tiny_model_dir,
+                                                                                 monkeypatch):
+    """Start, then Quit, while the preload thread was still importing torch & co (5-15 s on a slow
+    laptop): the run waited for those imports deaf to its cancel flag, so the window hid and the
+    process lived on (the close's 60 s fallback) with the project locked, and a restarted app was
+    refused it as "open in another bertstudio window". Now the wait says what it waits for and a
+    cancel ends the run at once, as one cancelled before its first step: nothing kept."""
+    import threading
+
+    from bertstudio.ui import preload
+
+    gate, importing = threading.Event(), threading.Event()
+
+    def slow_imports(modules, took, cancel=None):  # the preload thread at work until the test lets it go
+        importing.set()
+        gate.wait(120)
+
+    monkeypatch.setattr(preload, "_ready", threading.Event())  # as in a fresh app: nothing imported yet
+    monkeypatch.setattr(preload, "_import_all", slow_imports)
+    thread = preload.preload_in_background()
+    try:
+        qtbot.waitUntil(importing.is_set, timeout=10_000)
+        window = _window(qtbot, tmp_path)
+        train = window.page("train")
+        train.set_model_source(str(tiny_model_dir))
+        train.device_combo.setCurrentText("cpu")
+        window.show_page("train")
+        qtbot.mouseClick(window.findChild(type(train.start_button), "startTrainingButton"), Qt.MouseButton.LeftButton)
+        assert train.is_running()
+        qtbot.waitUntil(lambda: "Loading the training libraries…" in train.monitor.log_view.toPlainText(),
+                        timeout=10_000)
+        run_dir = Path(train.run_dir)
+        ended: list[str] = []
+        train.run_ended.connect(lambda _folder, status: ended.append(status))
+        with qtbot.waitSignal(window.closed, timeout=10_000):
+            window.close()
+        assert preload.is_running() and not gate.is_set()  # the imports still go on
+        assert ended == ["cancelled"] and not train.is_running()
+        assert not run_dir.exists()  # as for a run cancelled while loading: its empty folder removed
+        Project.open(tmp_path / "proj").close()  # a restarted app gets the project
+    finally:
+        gate.set()
+        thread.join(30)
