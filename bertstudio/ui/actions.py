@@ -113,12 +113,12 @@ def build_actions(window: Any, pages: Any) -> None:
     toolbar.addSeparator()
     toolbar.addAction(w.shortcuts_action)
     for action in (w.new_action, w.open_action, w.save_action, w.import_action, w.export_action, w.shortcuts_action):
-        action.setIconText(_toolbar_text(action.text()))
+        action.setIconText(toolbar_text(action.text()))
 
 
-def _toolbar_text(text: str) -> str:
-    """A menu entry's text as a toolbar button says it: without its mnemonic. Qt drops the "&" of
-    "&Open project" but kept the "(O)" a translation writes after the name ("打开项目(O)")."""
+def toolbar_text(text: str) -> str:
+    """A menu entry's text as a toolbar button (and the shortcuts list) says it: without its mnemonic.
+    Qt drops the "&" of "&Open project" but kept the "(O)" a translation writes after the name ("打开项目(O)")."""
     text = re.sub(r"\s*\(&[^)]\)", "", text)
     return text.replace("&&", "\0").replace("&", "").replace("\0", "&").removesuffix("…").removesuffix("...")
 

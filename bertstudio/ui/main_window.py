@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.project_meta import shown_name
 from bertstudio.errors import BertStudioError
-from bertstudio.ui.actions import build_actions
+from bertstudio.ui.actions import build_actions, toolbar_text
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
 from bertstudio.ui.elided import ElidedLabel
@@ -557,7 +557,7 @@ class MainWindow(QMainWindow):
         on_pages: list[tuple[str, str]] = []  # after the window's own keys
         for action in self.menuBar().findChildren(QAction) + self.findChildren(QAction):
             keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts() if not k.isEmpty())
-            what = action.text().replace("&", "").rstrip("…")
+            what = toolbar_text(action.text())  # "新建项目" in Chinese, not "新建项目(N)"
             page = self._page_title_of(action.parent())
             if page:
                 what = self.tr("%1 (%2 page)").replace("%1", action.whatsThis() or what).replace("%2", page)

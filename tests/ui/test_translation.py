@@ -1169,3 +1169,22 @@ def test_a_project_open_in_another_window_is_said_in_chinese(qtbot, chinese, tmp
     assert not _english_left(text, "bertstudio") and str(os.getpid()) not in text, text
     assert f"另一个 bertstudio 的进程号：{os.getpid()}" in details and str(folder) in details
     window.close()
+
+
+def test_the_shortcuts_list_names_actions_without_their_chinese_mnemonics(qtbot, tmp_path, chinese):
+    """The zh_CN shortcuts list read "新建项目(N)" and "打开项目(O)": the list dropped only the "&" of
+    "新建项目(&N)…", where the toolbar already said "新建项目"."""
+    from bertstudio.data.project import Project
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["neg", "pos"])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    assert window.new_action.text() == "新建项目(&N)…"  # the translation this is about
+    named = [what for _keys, what in window.action_keys()]
+    assert "新建项目" in named and "打开项目" in named and "退出" in named
+    assert not [what for what in named if re.search(r"\([A-Z0-9]\)", what)], named
+    window.close()
+    session.close()
