@@ -71,6 +71,8 @@ def build_actions(window: Any, pages: Any) -> None:
     w.session.assist.status_changed.connect(lambda: w.train_assistant_action.setEnabled(w.session.assist.can_train_now()))
     w.data_map_action = act(w, "dataMapAction", _t("&Data map of the shown run…"), lambda: data_map(w))
     w.shortcuts_action = act(w, "shortcutsAction", _t("&Keyboard shortcuts"), w.show_shortcuts, SK.HelpContents)
+    w.about_action = act(w, "aboutAction", _t("&About bertstudio"), w.show_about)
+    w.about_action.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: in the application menu, where it is looked for
     w.recent_menu = QMenu(_t("Open &recent"), w)
     w.recent_menu.setObjectName("recentMenu")
     w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w))
@@ -103,6 +105,8 @@ def build_actions(window: Any, pages: Any) -> None:
     tools_menu.addAction(w.data_map_action)
     help_menu = w.menuBar().addMenu(_t("&Help"))
     help_menu.addAction(w.shortcuts_action)
+    help_menu.addSeparator()
+    help_menu.addAction(w.about_action)
     toolbar = w.addToolBar(_t("Main"))
     toolbar.setObjectName("mainToolBar")
     toolbar.addActions([w.new_action, w.open_action, w.save_action])

@@ -549,6 +549,12 @@ class MainWindow(QMainWindow):
         ShortcutsDialog(self.session.kind, self, self.session.labels(), self.session.assist.is_on(),
                         window_keys=self.action_keys()).exec()
 
+    def show_about(self) -> None:
+        """Help > About bertstudio: the version, the default model, where the log and settings are."""
+        from bertstudio.ui.about_dialog import AboutDialog
+
+        AboutDialog(self, self.settings).exec()
+
     def action_keys(self) -> list[tuple[str, str]]:
         """(keys, what) of every action with a key, read from the actions themselves. A page's own
         action (its key works there only) says what it does (its whatsThis, else its text) and names

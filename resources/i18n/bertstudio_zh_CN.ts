@@ -136,93 +136,98 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/actions.py" line="74"/>
+        <source>&amp;About bertstudio</source>
+        <translation>关于 bertstudio(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="76"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="77"/>
+        <location filename="../../bertstudio/ui/actions.py" line="79"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="86"/>
+        <location filename="../../bertstudio/ui/actions.py" line="88"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="91"/>
+        <location filename="../../bertstudio/ui/actions.py" line="93"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="98"/>
+        <location filename="../../bertstudio/ui/actions.py" line="100"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="104"/>
+        <location filename="../../bertstudio/ui/actions.py" line="106"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="106"/>
+        <location filename="../../bertstudio/ui/actions.py" line="110"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="140"/>
+        <location filename="../../bertstudio/ui/actions.py" line="144"/>
         <source>Turned off for every project by BERTSTUDIO_ASSIST=0 in the environment</source>
         <translation>环境变量 BERTSTUDIO_ASSIST=0 已为所有项目关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="142"/>
+        <location filename="../../bertstudio/ui/actions.py" line="146"/>
         <source>Suggested labels, a model refitted as you label and background training, for this project (kept with it). Off: no model runs; your labels are not touched.</source>
         <translation>为本项目提供建议标签、随标注重新拟合的模型和后台训练（设置随项目保存）。关闭后不运行任何模型；你的标签不受影响。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="151"/>
+        <location filename="../../bertstudio/ui/actions.py" line="155"/>
         <source>(none)</source>
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="184"/>
+        <location filename="../../bertstudio/ui/actions.py" line="188"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="184"/>
+        <location filename="../../bertstudio/ui/actions.py" line="188"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="212"/>
+        <location filename="../../bertstudio/ui/actions.py" line="216"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="212"/>
+        <location filename="../../bertstudio/ui/actions.py" line="216"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="217"/>
-        <location filename="../../bertstudio/ui/actions.py" line="220"/>
+        <location filename="../../bertstudio/ui/actions.py" line="221"/>
         <location filename="../../bertstudio/ui/actions.py" line="224"/>
+        <location filename="../../bertstudio/ui/actions.py" line="228"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="217"/>
+        <location filename="../../bertstudio/ui/actions.py" line="221"/>
         <source>The run&apos;s data map cannot be read: %1</source>
         <translation>无法读取此运行的数据地图：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="220"/>
+        <location filename="../../bertstudio/ui/actions.py" line="224"/>
         <source>A data map plots each row&apos;s probability of its gold class: it is drawn for sentence and pair classification runs, and this run predicts no class.</source>
         <translation>数据地图画出每一行对其标准答案类别的概率：只有句子分类和句对分类的运行才有，这个运行不预测类别。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="224"/>
+        <location filename="../../bertstudio/ui/actions.py" line="228"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -1299,6 +1304,54 @@
         <location filename="../../bertstudio/ui/run_words.py" line="196"/>
         <source>{run} never evaluated.</source>
         <translation>{run} 从未评估过。</translation>
+    </message>
+</context>
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="46"/>
+        <source>About bertstudio</source>
+        <translation>关于 bertstudio</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="48"/>
+        <source>bertstudio {version}</source>
+        <translation>bertstudio {version}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="55"/>
+        <source>Label your data and fine-tune BERT-style encoders on it, in this window or with the bertstudio command.</source>
+        <translation>标注你的数据，并在其上微调 BERT 类编码器：可在此窗口中进行，也可使用 bertstudio 命令。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="61"/>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="64"/>
+        <source>Default model:</source>
+        <translation>默认模型：</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="64"/>
+        <source>{name} (installed with the app)</source>
+        <translation>{name}（随应用一同安装）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="65"/>
+        <source>Log file:</source>
+        <translation>日志文件：</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="66"/>
+        <source>Settings:</source>
+        <translation>设置：</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/about_dialog.py" line="67"/>
+        <source>Libraries:</source>
+        <translation>库：</translation>
     </message>
 </context>
 <context>
@@ -3263,47 +3316,47 @@
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="563"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="569"/>
         <source>%1 (%2 page)</source>
         <translation>%1（%2页）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="657"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="663"/>
         <source>%1, read-only</source>
         <translation>%1，只读</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="714"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="720"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="716"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="722"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="736"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="742"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="760"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="766"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="764"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="770"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="765"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="771"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="765"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="771"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -3358,53 +3411,53 @@
         <translation>已导入 %1到 %2；各页面仍停在 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="580"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="586"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="580"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="586"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="646"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="652"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="654"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="660"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="659"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="665"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="660"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="666"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="741"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="747"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="742"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="748"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="743"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="751"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="749"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="757"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="752"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="758"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
