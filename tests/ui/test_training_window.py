@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -122,16 +123,19 @@ def test_at_900x700_the_settings_need_no_sideways_scrolling(qtbot, tmp_path):
     window.session.close()
 
 
-def test_quit_while_the_preload_still_imports_ends_the_run_and_frees_the_project(qtbot, tmp_path, tiny_model_dir,
-                                                                                 monkeypatch):
+@pytest.mark.parametrize("stop", ["quit", "cancel"])
+def test_quit_or_cancel_while_the_preload_still_imports_ends_the_run_at_once(qtbot, tmp_path, tiny_model_dir,
+                                                                           monkeypatch, stop):
     """Start, then Quit, while the preload thread was still importing torch & co (5-15 s on a slow
     laptop): the run waited for those imports deaf to its cancel flag, so the window hid and the
     process lived on (the close's 60 s fallback) with the project locked, and a restarted app was
     refused it as "open in another bertstudio window". Now the wait says what it waits for and a
-    cancel ends the run at once, as one cancelled before its first step: nothing kept."""
+    cancel (Quit or the Cancel button) ends the run at once, as one cancelled before its first step:
+    nothing kept, and the page says so as it does for a run cancelled while loading its model."""
     import threading
 
     from bertstudio.ui import preload
+    from bertstudio.ui.worker import ThreadJob
 
     gate, importing = threading.Event(), threading.Event()
 
@@ -139,6 +143,9 @@ def test_quit_while_the_preload_still_imports_ends_the_run_and_frees_the_project
         importing.set()
         gate.wait(120)
 
+    # the real imports done first (the tiny model brought most in): a job of an earlier window that starts
+    # once the stand-ins below are undone finds them in, and never imports into a later test's stand-ins
+    preload.ensure_imported()
     monkeypatch.setattr(preload, "_ready", threading.Event())  # as in a fresh app: nothing imported yet
     monkeypatch.setattr(preload, "_import_all", slow_imports)
     thread = preload.preload_in_background()
@@ -156,12 +163,23 @@ def test_quit_while_the_preload_still_imports_ends_the_run_and_frees_the_project
         run_dir = Path(train.run_dir)
         ended: list[str] = []
         train.run_ended.connect(lambda _folder, status: ended.append(status))
-        with qtbot.waitSignal(window.closed, timeout=10_000):
-            window.close()
+        if stop == "quit":
+            with qtbot.waitSignal(window.closed, timeout=10_000):
+                window.close()
+        else:
+            with qtbot.waitSignal(train.run_ended, timeout=10_000):
+                qtbot.mouseClick(train.cancel_button, Qt.MouseButton.LeftButton)
+            assert train.status_label.text() == "Run cancelled before its first step: nothing was trained or saved."
         assert preload.is_running() and not gate.is_set()  # the imports still go on
         assert ended == ["cancelled"] and not train.is_running()
         assert not run_dir.exists()  # as for a run cancelled while loading: its empty folder removed
+        if stop == "cancel":
+            window.close()
+            window.session.close()
         Project.open(tmp_path / "proj").close()  # a restarted app gets the project
     finally:
         gate.set()
         thread.join(30)
+        # the page's other jobs (its parameter count, its speed estimate) waited for the same imports: once
+        # they end, none of them imports into the next test's stand-in state (one set its fresh _ready)
+        qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)
