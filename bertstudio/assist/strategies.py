@@ -17,8 +17,9 @@ Every :data:`AUDIT_EVERY`-th item labelled through the queue is an *audit* pick 
 with a model in the loop: :attr:`~bertstudio.assist.kinds.AssistSpec.model_in_loop`), and once
 labelled it joins the held-out audit set no model trains on (see :mod:`bertstudio.assist.audit`).
 The draws come only from the *audit reserve*, decided up front: one row in :data:`AUDIT_EVERY`
-of the split, the first rows of a seeded random permutation of its unlabelled rows (a uniform
-sample that depends on neither the order nor the labels), drawn in the permutation's order. It is sticky: saved with the
+of the split, the first rows of a seeded random permutation of its rows less those already
+labelled (a uniform sample of the unlabelled rows that depends on neither the order nor the
+labels), drawn in the permutation's order. It is sticky: saved with the
 queue, extended (never redrawn) over rows appended later, and it only loses rows the user labels
 outside the audit (a training label undone must not come back as an audit row). No model
 pseudo-labels its rows (:meth:`Queue.audit_reserved`) and the orders do not hand them out, so a
@@ -307,15 +308,20 @@ class Queue:
 
     def _extend_reserve(self, start: int) -> None:
         """Reserve rows ``start`` .. ``n - 1`` (all of them, or the rows appended after ``start``):
-        the first rows of a seeded permutation of those not labelled, as many as keep the reserve at
-        one row in :data:`AUDIT_EVERY` of the split. The rows reserved before stay as they are."""
+        the first rows of a seeded permutation of all of them, as many as keep the reserve at one row
+        in :data:`AUDIT_EVERY` of the split, less those already labelled (as at a first open, where
+        the gold read at start leaves the reserve: the share is drawn before the labels are looked
+        at, so the reserved rows are a uniform sample of the unlabelled ones; drawn among the
+        unlabelled rows only, an append that came mostly labelled had every unlabelled row
+        reserved). The rows reserved before stay as they are."""
         if not self.audit or start >= self.n:
             return
         rows = start + np.random.default_rng([self.seed, 1, start]).permutation(self.n - start)
         take = max(0, self.n // AUDIT_EVERY - start // AUDIT_EVERY)
-        rows = rows[~self._labelled[rows]][:take]
+        rows = rows[:take]
         self.reserve.extend(int(r) for r in rows)
         self._reserved[rows] = True
+        self._drop_trained()
 
     def _drop_trained(self) -> None:
         """Reserved rows labelled and never drawn were labelled for training: no longer reserved."""

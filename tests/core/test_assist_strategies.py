@@ -392,3 +392,28 @@ def test_project_gold_read_at_start_is_not_reserved():
     kept = q.reserve[2:]
     q.labelled = labelled
     assert q.reserve == kept
+
+
+def test_rows_appended_already_labelled_leave_the_reserve_its_uniform_share_of_the_unlabelled_ones():
+    """Sweep reread53 defect 4: the appended rows' share (one in AUDIT_EVERY of them) was drawn from the
+    unlabelled appended rows only, so an import that came 90% labelled had every unlabelled row
+    reserved: never offered until the end, never pseudo-labelled, all of them audit draws. The share is
+    drawn over all appended rows, then the labelled ones leave it, as at a first open."""
+    reserved_unlabelled = 0
+    for seed in range(20):
+        q = Queue(100, seed=seed)
+        q.labelled = np.zeros(100, dtype=bool)
+        state = q.to_state()
+        labelled = np.zeros(200, dtype=bool)
+        labelled[100:190] = True  # 100 rows appended, 90 of them labelled
+        grown = Queue(200, seed=seed)  # in the order the assistant builds it
+        grown.labelled = labelled
+        grown.load_state(state, labelled)
+        unlabelled_import = Queue(200, seed=seed)
+        unlabelled_import.load_state(state, np.zeros(200, dtype=bool))
+        drawn = [r for r in unlabelled_import.reserve if r >= 100]
+        new = [r for r in grown.reserve if r >= 100]
+        assert grown.reserve[:len(q.reserve)] == q.reserve
+        assert new == [r for r in drawn if not labelled[r]]  # the same draw, less the labelled rows
+        reserved_unlabelled += len(new)
+    assert reserved_unlabelled <= 3 * 20 * 10 // AUDIT_EVERY  # about one of each append's 10 unlabelled rows, not all 10
