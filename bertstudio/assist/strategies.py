@@ -272,17 +272,20 @@ class Queue:
         held[list(self.audit_drawn)] = True
         open_ = fresh[~held[fresh]]
         waiting = [r for r in sorted(self.audit_drawn, key=self.audit_drawn.get) if not self.labelled[r]]
-        draw = self._next_draw() if self.audit_due() or len(open_) == 0 else None
+        # once only the reserve (and skipped rows) is left, a draw passed over (not skipped) comes
+        # before a new draw: each Next that was not a skip drew another row, and the one shown waited
+        ready = [r for r in waiting if r not in self.skipped] if len(open_) == 0 else []
+        draw = self._next_draw() if (self.audit_due() or len(open_) == 0) and not ready else None
         if self.audit_due() and waiting:  # a draw skipped or passed over: the same row, not a new draw
             item = _item(waiting[0], True, strategy, "audit")
+        elif ready:
+            item = _item(ready[0], True, strategy, "audit")
         elif draw is not None:  # an audit turn, or only the reserve (and skipped rows) left
             self._audit_draws += 1
             self.audit_drawn[draw] = self._audit_draws
             item = _item(draw, True, strategy, "audit" if len(fresh) else "skipped")
         elif len(open_):
             item = self._ordered(strategy, open_, margin, scores, label_index, label_name)
-        elif len(fresh):  # only draws passed over are left outside the skipped rows
-            item = _item(next(r for r in waiting if r not in self.skipped), True, strategy, "audit")
         else:  # only skipped rows are left: they come back, oldest first
             item = _item(skipped[0], int(skipped[0]) in self.audit_drawn, strategy, "skipped")
         self.pending = item

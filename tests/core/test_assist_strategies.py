@@ -417,3 +417,26 @@ def test_rows_appended_already_labelled_leave_the_reserve_its_uniform_share_of_t
         assert new == [r for r in drawn if not labelled[r]]  # the same draw, less the labelled rows
         reserved_unlabelled += len(new)
     assert reserved_unlabelled <= 3 * 20 * 10 // AUDIT_EVERY  # about one of each append's 10 unlabelled rows, not all 10
+
+
+def test_once_only_the_reserve_is_left_a_draw_passed_over_comes_back_before_a_new_draw():
+    """Sweep reread53 defect 5: with only reserved rows left, each Next that was not a skip (an order
+    change, a label made elsewhere) drew another row, and the row shown before waited until the
+    reserve ran out. The waiting draw comes back; a skip moves on to the next draw."""
+    q = Queue(30, seed=0)
+    labelled = np.ones(30, dtype=bool)
+    labelled[q.reserve] = False
+    q.labelled = labelled
+    first = q.next_row("in_order")
+    assert first.audit and first.row in q.reserve
+    assert [q.next_row(s).row for s in ("random", "uncertain", "in_order")] == [first.row] * 3
+    assert list(q.audit_drawn) == [first.row]
+    q.skip(first.row)
+    second = q.next_row("in_order")
+    assert second.audit and second.row != first.row
+    label(q, second.row)
+    rows = [second.row]
+    while (item := q.next_row("in_order")).row != first.row:  # the skipped draw comes back last
+        label(q, item.row)
+        rows.append(item.row)
+    assert item.audit and sorted(rows + [first.row]) == sorted(q.reserve)
