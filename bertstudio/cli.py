@@ -770,7 +770,7 @@ def _scored_line(examples: Any, predictions: list[dict[str, Any]] | None = None)
 
 def _evaluation_folder(args: argparse.Namespace) -> Path:
     """``--out`` for evaluate: files of the same names there are replaced only with --overwrite."""
-    from bertstudio.train.rundir import METRICS, PREDICTIONS, is_run_folder, writer_active
+    from bertstudio.train.rundir import METRICS, PREDICTIONS, run_folder_around, writer_active
 
     from bertstudio.data.atomic import check_folder_path
 
@@ -786,10 +786,14 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
         inside = "is" if folder.resolve() == model.resolve() else "is inside"
         raise ConfigError(f"{inside} the model folder: the predictions (your evaluation rows) would be kept, and "
                           "uploaded, with the model", path=folder, where="--out", expected="another folder")
-    if folder.is_dir() and is_run_folder(folder):  # --overwrite replaced the training's scores and predictions,
-        # which the Runs page, Compare and the model card then showed as the run's own
-        raise ConfigError(f"is a training run's folder: its {METRICS} and {PREDICTIONS} are the run's record",
-                          path=folder, where="--out", expected="another folder")
+    run = run_folder_around(folder)
+    if run is not None:  # --overwrite replaced the training's scores and predictions, which the Runs page, Compare
+        # and the model card then showed as the run's own; so did those of its checkpoints/best (the Results page's
+        # rows), of its mismatched/ (MNLI-mm) and of a run whose history.jsonl was cut short
+        problem = (f"is a training run's folder: its {METRICS} and {PREDICTIONS} are the run's record"
+                   if run == folder.resolve() else
+                   f"is inside a training run's folder ({run}): the files there are the run's record")
+        raise ConfigError(problem, path=folder, where="--out", expected="another folder")
     taken = [n for n in (METRICS, PREDICTIONS) if os.path.lexists(folder / n)]
     read = Path(args.eval_file).expanduser() if getattr(args, "eval_file", None) else None
     mine = next((n for n in taken if read is not None and read.exists() and os.path.samefile(folder / n, read)), None)

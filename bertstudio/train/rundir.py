@@ -270,7 +270,7 @@ def check_output_dir(config: TrainConfig) -> None:
     if config.overwrite:
         clash = sorted(names & OWN_NAMES)
         if (saved is None or not is_run_folder(root, saved)) and clash:
-            damage = history_damage(root) if saved is not None else None
+            damage = run_damage(root, saved)
             if damage is not None:  # a run whose history was cut short read as "not a bertstudio run"
                 raise ConfigError(f"{damage.problem}: the run's history is damaged, so this folder is not read as a "
                                   f"run whose {', '.join(clash)} may be replaced", path=damage.path,
@@ -356,6 +356,35 @@ def is_run_folder(root: Path, saved: TrainConfig | None = None) -> bool:
     keys, reads as a TrainConfig of defaults), and --overwrite deletes what a run wrote."""
     saved = saved if saved is not None else saved_config(root)
     return saved is not None and bool(read_history(root))
+
+
+def run_damage(root: Path, saved: TrainConfig | None) -> DataError | None:
+    """Why ``root``, whose config.toml reads as ``saved``, holds a run although it does not read as
+    one: its history.jsonl holds text but no event (cut short, or not an event). None where
+    ``saved`` is None (no run's settings there) or the history is sound or empty. A folder so
+    damaged is still a run's: its files are not replaced as a stranger's are."""
+    return history_damage(root) if saved is not None else None
+
+
+def run_folder_around(folder: str | os.PathLike[str]) -> Path | None:
+    """The run folder that ``folder`` is or lies inside (its checkpoints/best, mismatched/, or any
+    folder further down), a run whose history is damaged (:func:`run_damage`) included; None where
+    neither ``folder`` nor any folder above it holds a run. Links are followed: a link into a run
+    writes into the run."""
+    try:
+        here = Path(folder).expanduser().resolve()
+    except (OSError, RuntimeError):
+        return None
+    for candidate in (here, *here.parents):
+        if not os.path.lexists(candidate / CONFIG):  # no run's settings: no run (and nothing read)
+            continue
+        try:
+            saved = read_config(candidate)
+        except (ConfigError, DataError, OSError):
+            continue  # a damaged or unreadable config.toml proves no run (check_output_dir's rule)
+        if saved is not None and (is_run_folder(candidate, saved) or run_damage(candidate, saved) is not None):
+            return candidate
+    return None
 
 
 def refuse_finished(config: TrainConfig) -> None:

@@ -94,6 +94,62 @@ def test_evaluate_never_writes_into_a_training_runs_folder(trained: Path, sentim
     assert {n: (trained / n).read_bytes() for n in before} == before
 
 
+def _copied_run(trained: Path, folder: Path) -> Path:
+    """The record of ``trained`` (its settings, history, scores and predictions; no model), with a
+    best checkpoint's predictions and an MNLI-mm mismatched/ folder as a run writes them."""
+    import shutil
+
+    folder.mkdir()
+    for name in ("config.toml", "history.jsonl", "metrics.json", "predictions.jsonl"):
+        shutil.copy(trained / name, folder / name)
+    for sub in ("checkpoints/best", "mismatched"):
+        (folder / sub).mkdir(parents=True)
+        for name in ("metrics.json", "predictions.jsonl"):
+            shutil.copy(trained / name, folder / sub / name)
+    return folder
+
+
+@pytest.mark.parametrize("out", ["checkpoints/best", "mismatched", "mismatched/new/deeper", "LINK"])
+def test_evaluate_never_writes_inside_a_training_runs_folder(trained: Path, sentiment_files, tmp_path, out,
+                                                             capsys) -> None:
+    """`--out RUN/checkpoints/best --overwrite` replaced the predictions the Results page reads as the
+    run's best, and `--out RUN/mismatched --overwrite` the run's MNLI-mm scores (only RUN itself was
+    refused): any folder inside a run, or a link to one, is refused as the run's own folder is."""
+    run_dir = _copied_run(trained, tmp_path / "run")
+    if out == "LINK":
+        (tmp_path / "LINK").symlink_to(run_dir / "checkpoints" / "best", target_is_directory=True)
+        target = tmp_path / "LINK"
+    else:
+        target = run_dir / out
+    before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    code, stdout, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                             "--out", str(target), "--overwrite"], capsys)
+    assert code == EXIT_USAGE and stdout == ""
+    assert err.strip() == (f"bertstudio: error: {target.resolve() if out == 'LINK' else target}, --out: is inside a "
+                           f"training run's folder ({run_dir.resolve()}): the files there are the run's record "
+                           "(expected another folder)"), err
+    assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+
+
+def test_evaluate_never_writes_into_a_run_whose_history_is_damaged(trained: Path, sentiment_files, tmp_path,
+                                                                   capsys) -> None:
+    """A run whose history.jsonl was cut short does not read as a run, so `evaluate --out RUN
+    --overwrite` replaced its metrics.json, while `train --overwrite` there refused, naming the damage."""
+    run_dir = _copied_run(trained, tmp_path / "run")
+    (run_dir / "history.jsonl").write_text('{"kind": "started", "ti', encoding="utf-8")
+    before = (run_dir / "metrics.json").read_bytes()
+    for target in (run_dir, run_dir / "checkpoints" / "best"):
+        code, stdout, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                                 "--out", str(target), "--overwrite"], capsys)
+        assert code == EXIT_USAGE and stdout == "" and len(err.strip().splitlines()) == 1, err
+        assert "training run's folder" in err and f"{target}, --out:" in err, err
+    assert (run_dir / "metrics.json").read_bytes() == before
+    # a folder holding only a config.toml (no history) is no run: earlier results there are replaced as before
+    (run_dir / "history.jsonl").unlink()
+    assert run(["--quiet", "evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                "--out", str(run_dir), "--overwrite"], capsys)[0] == 0
+
+
 def test_evaluate_into_a_folder_of_earlier_results_still_offers_overwrite(trained: Path, sentiment_files, tmp_path,
                                                                           capsys) -> None:
     folder = tmp_path / "scores"
