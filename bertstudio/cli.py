@@ -167,7 +167,7 @@ def _refuse_a_resume_of_no_checkpoint(resume: Any) -> None:
     """``--resume PATH`` is a checkpoint, asked first: every check after it reads the run's folder
     two levels up, so a mistyped path was answered about "/tmp/config.toml", or with advice to
     --out a folder that held no run, before "no resumable checkpoint here" came last."""
-    from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint, is_run_folder, run_finished
+    from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint, finished_run_error, is_run_folder, run_finished
 
     if not resume:
         return
@@ -179,9 +179,10 @@ def _refuse_a_resume_of_no_checkpoint(resume: Any) -> None:
         raise ConfigError(f"is a run folder: resume from {last}", path=path, where="resume_from",
                           expected="a run's checkpoints/last folder")
     if path.is_dir() and is_run_folder(path):  # its last checkpoint is gone: no path to point at
-        problem = ("is a finished run's folder: there is nothing to resume" if run_finished(path) else
-                   f"is a run folder without a checkpoint to resume from ({last} is not there)")
-        raise ConfigError(problem, path=path, where="resume_from", expected="a run's checkpoints/last folder")
+        if run_finished(path):  # (said as a resume of its checkpoints/best is)
+            raise finished_run_error(path, where="resume_from")
+        raise ConfigError(f"is a run folder without a checkpoint to resume from ({last} is not there)", path=path,
+                          where="resume_from", expected="a run's checkpoints/last folder")
     raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
 
 

@@ -387,12 +387,18 @@ def run_folder_around(folder: str | os.PathLike[str]) -> Path | None:
     return None
 
 
+def finished_run_error(root: Path, *, where: str, expected: str = "a new folder for a new run") -> ConfigError:
+    """The one refusal of a resume of a finished run, whichever path named it (the run folder,
+    its checkpoints/best, a config's resume_from)."""
+    return ConfigError("the run in this folder has finished; there is nothing to resume", path=root, where=where,
+                       expected=expected)
+
+
 def refuse_finished(config: TrainConfig) -> None:
     """ConfigError when ``config`` resumes a run whose folder holds a finished run."""
     root = Path(config.output_dir).expanduser() if config.output_dir else None
     if root is not None and root.is_dir() and run_finished(root):
-        raise ConfigError("the run in this folder has finished; there is nothing to resume", path=root, where="output_dir",
-                          expected="a new folder for a new run")
+        raise finished_run_error(root, where="output_dir")
 
 
 def run_finished(root: Path) -> bool:

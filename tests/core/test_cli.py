@@ -1248,8 +1248,8 @@ def test_a_resume_path_that_is_no_checkpoint_is_said_first(trained: Path, sentim
         assert err.strip() == f"bertstudio: error: {path}: no resumable checkpoint here {expected}", err
     code, _, err = run(["--quiet", "train", "--resume", str(trained)], capsys)  # finished: its last checkpoint is gone
     assert code == EXIT_USAGE
-    assert err.strip() == (f"bertstudio: error: {trained}, resume_from: is a finished run's folder: there is nothing "
-                           f"to resume {expected}"), err
+    assert err.strip() == (f"bertstudio: error: {trained}, resume_from: the run in this folder has finished; there is "
+                           "nothing to resume (expected a new folder for a new run)"), err  # as for its checkpoints/best
     stopped = tmp_path / "stopped"
     (stopped / "checkpoints" / "last").mkdir(parents=True)
     (stopped / "checkpoints" / "last" / "state.json").write_text("{}", encoding="utf-8")
