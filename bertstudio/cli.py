@@ -16,7 +16,6 @@ import contextlib
 import io
 import json
 import logging
-import math
 import os
 import re
 import signal
@@ -1060,7 +1059,7 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
                 asked: list[str]) -> int:
     from bertstudio.data.atomic import atomic_write_text
     from bertstudio.data.glue import get_preset
-    from bertstudio.metrics.scoreboard import glue_score
+    from bertstudio.metrics.scoreboard import glue_score, score_number
     from bertstudio.train.rundir import check_output_dir
     from bertstudio.train.sources import load_sets
 
@@ -1127,12 +1126,13 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
         notes.append("go on with the same command and --resume: finished tasks are kept, a stopped one resumes "
                      "from its checkpoint (or, stopped before its first one, trains again)")
     for task, metrics in results.items():  # the scoreboard leaves them out of the average, and strict JSON has no NaN
-        odd = sorted(k for k, v in metrics.items() if not math.isfinite(v))
+        odd = sorted(k for k, v in metrics.items() if score_number(v) is None)
         if odd:
             notes.append(f"{task}: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not a finite number (a diverged "
                          "run, or a damaged metrics.json); left out of the average and of scoreboard.json")
     # (a task without a finite score stays, empty: it finished; an earlier scoreboard's number is not kept)
-    finite = {task: {k: v for k, v in metrics.items() if math.isfinite(v)} for task, metrics in results.items()}
+    finite = {task: {k: v for k, v in metrics.items() if score_number(v) is not None}
+              for task, metrics in results.items()}
     out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
     if results:  # an empty scoreboard would only block the next try (see _check_glue_places)
         atomic_write_text(root / "scoreboard.json", json.dumps(finite, indent=2, sort_keys=True, allow_nan=False))

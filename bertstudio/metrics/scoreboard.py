@@ -174,18 +174,25 @@ class Scoreboard:
         return "\n".join(lines)
 
 
+def score_number(value: object) -> float | None:
+    """``value`` as a score the scoreboard counts; None where it is none: not a finite number (a
+    diverged run's or a damaged metrics.json's NaN made the average "nan"), a bool, or a whole number
+    past float's range. The one rule of the scoreboard and of what `bertstudio glue` writes to
+    scoreboard.json and says it left out."""
+    try:
+        number = float(value) if isinstance(value, Real) and not isinstance(value, bool) else math.nan
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
 def _lookup(results: Mapping[str, float | Mapping[str, float]], task: str, metric: str) -> float | None:
-    """The task's ``metric``; None where there is none, or it is not a finite number (a diverged
-    run's or a damaged metrics.json's NaN made the average "nan": it is missing instead)."""
+    """The task's ``metric``; None where there is none, or it is no score (:func:`score_number`:
+    the entry is missing, not "nan")."""
     value = results.get(task)
     if value is None:
         return None
-    got = value if isinstance(value, Real) else value.get(metric)  # a bare number is the task's score already
-    try:
-        number = float(got) if isinstance(got, Real) and not isinstance(got, bool) else math.nan
-    except OverflowError:  # a whole number past float's range
-        return None
-    return number if math.isfinite(number) else None
+    return score_number(value if isinstance(value, Real) else value.get(metric))  # a bare number is the task's score
 
 
 def glue_score(

@@ -148,3 +148,15 @@ def test_a_score_that_is_not_a_finite_number_is_missing_not_a_nan_average() -> N
     rows = {r.name: r for r in board.rows()}
     assert rows["SST-2"].missing and rows["QNLI"].missing and not rows["RTE"].missing
     assert board.average == 0.5 and "SST-2" in board.missing and "nan" not in board.format_table().lower()
+
+
+@pytest.mark.parametrize("value, counted", [(0.5, 0.5), (1, 1.0), (float("nan"), None), (float("-inf"), None),
+                                            (True, None), (10 ** 400, None), ("0.5", None), (None, None)])
+def test_what_is_no_score_has_one_rule(value, counted) -> None:
+    """The scoreboard and `bertstudio glue`'s scoreboard.json filter each wrote "a non-finite score is
+    no score" (cli used math.isfinite, which raises on a 400-digit whole number); both read score_number."""
+    from bertstudio.metrics.scoreboard import score_number
+
+    assert score_number(value) == counted
+    board = glue_score({"RTE": {"accuracy": value}, "MRPC": {"accuracy": 0.25, "f1": 0.75}})
+    assert (board.average == (counted + 0.5) / 2) if counted is not None else ("RTE" in board.missing)
