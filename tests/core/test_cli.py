@@ -945,13 +945,22 @@ def test_train_on_plain_text_says_it_holds_no_tags_and_starts_no_run(fmt, tiny, 
     code, out, err = run(["train", "--task", "tagging", *fmt, "--train", str(data), "--model", tiny, "--epochs", "1",
                           "--out", str(tmp_path / "run")], capsys)
     assert (code, out, err) == (EXIT_USAGE, "", f"bertstudio: error: {data}: plain text holds no tags (expected a "
-                                "CoNLL file with a tag after each word, or JSON Lines with tokens and tags)\n")
+                                "CoNLL file with a tag after each word (format conll reads a .txt as one: lower-case tags such as ns, v "
+                                "are not told from words otherwise), or JSON Lines with tokens and tags)\n")
     assert not (tmp_path / "run").exists()
     untagged = tmp_path / "untagged.jsonl"
     untagged.write_text('{"tokens": ["Hello", "world"]}\n{"tokens": ["Third"]}\n', encoding="utf-8")
     code, out, err = run(["train", "--task", "tagging", "--train", str(untagged), "--model", tiny, "--epochs", "1",
                           "--out", str(tmp_path / "run")], capsys)
     assert code == EXIT_USAGE and f"{untagged}, tags: no training row has tags: the tags column" in err
+    if fmt:
+        return
+    # a .txt with lower-case tags (PKU style) read as text by its name: --format conll, as the line says, reads it
+    pku = tmp_path / "pku.txt"
+    pku.write_text("北京 ns\n是 v\n首都 n\n\n我 r\n来 v\n", encoding="utf-8")
+    code, _, err = run(["train", "--task", "tagging", "--format", "conll", "--train", str(pku), "--model", tiny,
+                        "--epochs", "1", "--out", str(tmp_path / "pku_run")], capsys)
+    assert code == 0, err
 
 
 # --- settings said and refused as they apply ----------------------------------------------------

@@ -46,7 +46,9 @@ def line_words(line: str) -> list[str]:
 def no_tags(path: str | os.PathLike[str] | None) -> DataError:
     """The refusal of plain text where tags are needed (training): it has no columns to name."""
     return DataError("plain text holds no tags", path=path,
-                     expected="a CoNLL file with a tag after each word, or JSON Lines with tokens and tags")
+                     expected="a CoNLL file with a tag after each word (format conll reads a .txt as one: "
+                              "lower-case tags such as ns, v are not told from words otherwise), or JSON Lines "
+                              "with tokens and tags")
 
 
 def read_text(path: str | os.PathLike[str], *, require_labels: bool = False) -> ExampleSet:
