@@ -27,7 +27,16 @@ NEG = ["bad", "terrible", "hate", "worst", "boring"]
 # --- the command line is generated from the dataclass -----------------------------------------
 
 
-def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
+@pytest.fixture
+def no_checkpoint_check(monkeypatch):
+    """These tests are about flags reaching the config: the resume path they type names no real
+    checkpoint, which `train --resume` refuses first (tests/core/test_cli.py covers that)."""
+    import bertstudio.cli as cli
+
+    monkeypatch.setattr(cli, "_refuse_a_resume_of_no_checkpoint", lambda resume: None)
+
+
+def test_every_setting_has_a_train_flag_and_reaches_the_config(no_checkpoint_check) -> None:
     """A value for each field, typed on the command line, arrives in the TrainConfig unchanged."""
     values = {"task": "pair", "glue_task": "RTE", "train_file": "/d/t.tsv", "eval_file": "/d/e.tsv", "data_dir": "/d",
               "data_format": "tsv", "columns": {"text": "s1", "text_pair": "s2"}, "labels": ["a", "b"], "hold_out": 0.2,
@@ -62,7 +71,7 @@ def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
         build_parser().parse_args(["train", "--auto-reason", "why"])
 
 
-def test_the_readme_spellings_still_work() -> None:
+def test_the_readme_spellings_still_work(no_checkpoint_check) -> None:
     args = build_parser().parse_args(["train", "--train", "t.tsv", "--eval", "e.tsv", "--format", "tsv", "--out", "o",
                                       "--early-stopping", "2", "--resume", "o/checkpoints/last", "--task", "sentence", "--overwrite"])
     config = config_from_args(args)
