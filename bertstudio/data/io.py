@@ -81,6 +81,7 @@ def _first_records(text: str, n: int) -> list[Any]:
 
 # a tag as tagged corpora write it: O, or a scheme letter and a type (B-PER, I-LOC, E-ORG, S-MISC, U-X, L-X)
 _TAG = re.compile(r"O|[BIESUL][-_]\S+")
+_ANY_CASE_TAG = re.compile(_TAG.pattern, re.IGNORECASE)  # "o", "b-per": lower-case BIO
 
 
 def _tag_like(field: str) -> bool:
@@ -89,22 +90,31 @@ def _tag_like(field: str) -> bool:
     return bool(_TAG.fullmatch(field)) or not any(c.islower() for c in field)
 
 
-def _tagged_lines(body: list[str], blank: bool) -> bool:
+def _tagged_lines(body: list[str], blank: bool, apart: bool = False) -> bool:
     """Whether the non-blank lines ``body`` of a .txt read for tagging are CoNLL word-and-tag
     lines rather than sentences. Either they are tab-separated with sentences a blank line apart
     (``blank``), as bertstudio writes CoNLL; or the lines of more than one field all have as many
     fields, 2 to 6, each ending in a tag (:func:`_tag_like`), and at least one of those tags has an
     upper-case letter: "?", "." and Chinese words, neither upper nor lower case, end sentences too.
     "Hello world" over "Second line" read as the word "Hello" tagged "world", "turn left" over
-    "go right" as "turn" tagged "left"; "Paris NNP" and "北京 NR" are CoNLL."""
+    "go right" as "turn" tagged "left"; "Paris NNP" and "北京 NR" are CoNLL.
+    Without a blank line between two groups of lines (``apart``) the lines are one "sentence", and
+    an upper-case last word is weak evidence ("Austin TX" over "Boston MA", "I like NLP" over "You
+    like ML" are lines of text): the tags must then recur or all be BIO tags. With groups apart,
+    lower-case BIO tags ("John b-per", "lives o") are tags too."""
     tagged = [(ln.strip(" \t"), f) for ln, f in zip(body, map(line_fields, body)) if len(f) >= 2]
     if not tagged or len({len(f) for _ln, f in tagged}) > 1:
         return False
     if blank and all(ln == "\t".join(f) for ln, f in tagged):
         return True
     last = [f[-1] for _ln, f in tagged]
-    return (len(tagged[0][1]) <= 6 and all(map(_tag_like, last))
-            and any(c.isupper() for t in last for c in t))
+    if len(tagged[0][1]) > 6:
+        return False
+    if apart and all(_ANY_CASE_TAG.fullmatch(t) for t in last):
+        return True
+    if not (all(map(_tag_like, last)) and any(c.isupper() for t in last for c in t)):
+        return False
+    return apart or len(set(last)) < len(last) or all(_TAG.fullmatch(t) for t in last)
 
 
 def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: str | None = None) -> str:
@@ -142,7 +152,9 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: s
     if (kind == "tagging" and ext == ".txt" and not any(ln.startswith("-DOCSTART-") for ln in lines)
             and any(len(line_fields(ln)) >= 2 for ln in body)):
         # word-and-tag lines are CoNLL; any other lines of several words are sentences, one a line
-        return "conll" if _tagged_lines(body, any(not ln.strip() for ln in lines[:-1])) else "text"
+        filled = [i for i, ln in enumerate(lines) if ln.strip()]
+        apart = any(not ln.strip() for ln in lines[filled[0]:filled[-1]])  # a blank line between two lines
+        return "conll" if _tagged_lines(body, any(not ln.strip() for ln in lines[:-1]), apart) else "text"
     if any(ln.startswith("-DOCSTART-") for ln in lines) or (
         "" in lines[:-1] and body and all(1 <= len(ln.split()) <= 6 and len(ln) < 200 for ln in body[:50])
         and any(len(ln.split()) >= 2 for ln in body[:50])

@@ -447,7 +447,18 @@ def test_a_tagging_txt_of_sentences_ending_in_an_empty_line_is_text(tmp_path: Pa
      None),
     ("我 爱 北京\n他 去 上海\n你 在 哪里\n我 爱 北京\n", [["我", "爱", "北京"], ["他", "去", "上海"], ["你", "在", "哪里"],
                                             ["我", "爱", "北京"]], None),
-], ids=["pos", "types", "chinese-pos", "commands", "names", "questions", "chinese-words"])
+    # Sweep today53 #3: one "sentence" (no blank line) whose distinct last words are upper case: text
+    ("Austin TX\nBoston MA\nDenver CO\n", [["Austin", "TX"], ["Boston", "MA"], ["Denver", "CO"]], None),
+    ("I like NLP\nYou like ML\n\n", [["I", "like", "NLP"], ["You", "like", "ML"]], None),
+    # ... while recurring tags, or BIO tags, with no blank line stay CoNLL
+    ("The DT\ncat NN\nsat VBD\non IN\nthe DT\nmat NN\n", [["The", "cat", "sat", "on", "the", "mat"]],
+     [["DT", "NN", "VBD", "IN", "DT", "NN"]]),
+    ("Peter B-PER\nBlackburn I-PER\n", [["Peter", "Blackburn"]], [["B-PER", "I-PER"]]),
+    # lower-case BIO, sentences a blank line apart: CoNLL
+    ("John b-per\nlives o\nin o\nParis b-loc\n\nMary b-per\nsings o\n",
+     [["John", "lives", "in", "Paris"], ["Mary", "sings"]], [["b-per", "o", "o", "b-loc"], ["b-per", "o"]]),
+], ids=["pos", "types", "chinese-pos", "commands", "names", "questions", "chinese-words", "acronyms", "acronym-words",
+        "one-pos-sentence", "one-bio-sentence", "lower-bio"])
 def test_a_tagging_txt_is_conll_only_when_its_last_column_holds_tags(tmp_path: Path, text, tokens, tags) -> None:
     """Sweep reread53 #2/#3: a small CoNLL file with POS or type tags and spaces between the
     columns ("Paris NNP", "Paris LOC") read as plain text and was refused as holding no tags,
