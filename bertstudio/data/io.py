@@ -320,14 +320,27 @@ def load_alongside(reference: ExampleSet, spec: ReadSpec, path: str | os.PathLik
 def named_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str | None:
     """The format ``path``'s extension names for ``examples``' kind; None when it names none (.xlsx,
     no extension). A .json file of a kind other than QA is JSON Lines; a .txt of tagging rows is
-    CoNLL, as tagged corpora are often named and as :func:`detect_format` reads it back."""
+    CoNLL, as tagged corpora are often named and as :func:`detect_format` reads it back, unless the
+    .txt already there holds CoNLL-U (a UD file saved as .txt), which stays CoNLL-U: as CoNLL its ID
+    column became the token and its FORM column, the words, was named as lost."""
     ext = Path(path).suffix.lower()
     if ext == ".txt" and examples.spec.save_format == "conll":
-        return "conll"
+        return "conllu" if _holds_conllu(path) else "conll"
     fmt = _EXT.get(ext)
     if fmt == "squad" and examples.spec.save_format != "squad":
         fmt = "jsonl"
     return fmt
+
+
+def _holds_conllu(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a file :func:`detect_format` reads as CoNLL-U; False when it is none or
+    cannot be read (the writer then says what is wrong)."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        return detect_format(path, presets=False, kind="tagging") == "conllu"
+    except (BertStudioError, OSError, UnicodeError, ValueError):
+        return False
 
 
 def save_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str:

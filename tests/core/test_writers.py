@@ -101,6 +101,34 @@ def test_conllu_round_trip(shared_data: Path, tmp_path: Path) -> None:
     _round_trip(es, tmp_path / "dev.conllu", fmt="conllu")
 
 
+_UD = ("# sent_id = 1\n1\tAda\tAda\tPROPN\tNNP\tNumber=Sing\t2\tnsubj\t_\t_\n"
+       "2\twrote\twrite\tVERB\tVBD\tTense=Past\t0\troot\t_\tSpaceAfter=No\n\n")
+
+
+def test_a_txt_holding_conll_u_is_named_conll_u_and_stays_so(tmp_path: Path) -> None:
+    """Sweep today53 #4: an export "from the file name" over a UD file saved as .txt wrote 2-column
+    CoNLL, and its warning named column 2 (FORM, the words) as lost. A .txt already holding CoNLL-U
+    is CoNLL-U; a new .txt, or one holding CoNLL, is CoNLL."""
+    from bertstudio.data.io import columns_lost, named_format, save_format
+
+    es = from_records("tagging", [{"tokens": ["Ada", "wrote"], "tags": ["PROPN", "VERB"]}], labels=["PROPN", "VERB"])
+    ud = tmp_path / "ud.txt"
+    ud.write_text(_UD, encoding="utf-8")
+    conll = tmp_path / "ner.txt"
+    conll.write_text("EU NNP B-ORG\nrejects VBZ O\n\nPeter NNP B-PER\n", encoding="utf-8")
+    assert [named_format(es, p) for p in (ud, conll, tmp_path / "new.txt")] == ["conllu", "conll", "conll"]
+    (tmp_path / "folder.txt").mkdir()
+    assert named_format(es, tmp_path / "folder.txt") == "conll"  # a folder is no file to read
+    lost = columns_lost(es, ud)
+    assert (lost.names, lost.positions, lost.written) == (["LEMMA", "XPOS", "FEATS", "HEAD", "DEPREL", "MISC"], [],
+                                                          ["ID", "FORM", "UPOS"])
+    save_examples(es, ud, fmt=save_format(es, ud))
+    first = next(ln for ln in ud.read_text(encoding="utf-8").splitlines() if not ln.startswith("#"))
+    assert first.split("\t")[:4] == ["1", "Ada", "_", "PROPN"]
+    back = load_examples(ud, kind="tagging")
+    assert back.meta["format"] == "conllu" and back.dataset.to_list() == es.dataset.to_list()
+
+
 def test_tagging_jsonl_and_unlabelled_round_trip(tmp_path: Path) -> None:
     es = from_records("tagging", [{"tokens": ["北京", "欢迎", "你"], "tags": ["B-LOC", "O", "O"]},
                                   {"tokens": ["x"], "tags": None}])

@@ -117,6 +117,31 @@ def test_a_tagging_project_written_to_a_txt_by_its_name_is_conll_and_reads_back(
     assert back.dataset.to_list() == session.project.examples("train").dataset.to_list()
 
 
+def test_a_txt_holding_conll_u_stays_conll_u_and_its_warning_names_conll_u_columns(qtbot, open_session, tmp_path,
+                                                                                     monkeypatch):
+    """Sweep today53 #4: "from the file name" over a UD file saved as .txt wrote 2-column CoNLL, and
+    the warning named "column 2" (FORM, the words) ... "column 9" as lost. It stays CoNLL-U, and the
+    warning names the CoNLL-U columns Import names."""
+    from PySide6.QtWidgets import QMessageBox
+
+    session = open_session("tagging")
+    ud = tmp_path / "ud.txt"
+    ud.write_text("1\tEU\teu\tPROPN\tNNP\t_\t2\tnsubj\t_\t_\n2\trejects\treject\tVERB\tVBZ\t_\t0\troot\t_\t_\n\n",
+                  encoding="utf-8")
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda _p, _t, text, *a: warned.append(text) or QMessageBox.StandardButton.Yes)
+    dialog = ExportDialog(session, None, "train")
+    qtbot.addWidget(dialog)
+    dialog.path_edit.setText(str(ud))
+    assert dialog.export(), dialog.error_label.text()
+    assert "LEMMA, XPOS, HEAD, DEPREL" in warned[0] and "ID, FORM, UPOS" in warned[0]
+    assert "column 2" not in warned[0]
+    back = load_examples(ud, kind="tagging")
+    assert back.meta["format"] == "conllu"
+    assert back.dataset.to_list() == session.project.examples("train").dataset.to_list()
+
+
 def test_a_file_on_the_way_to_the_target_is_named_as_a_file(qtbot, open_session, tmp_path):
     """sweep_newcode53 10: a path under an existing file said only "…: File exists"."""
     dialog = ExportDialog(open_session("sentence"), None, "train")
