@@ -261,8 +261,9 @@ class FileSurveyBox(QWidget):
         summary = self._summary
         if summary is None:
             return
-        text = self.tr("{rows} rows, {labelled} labelled").format(rows=f"{summary.rows:,}",
-                                                                   labelled=f"{summary.labelled:,}")
+        # two templates, not Qt's %n: English has no .qm for its plural, and it does not group the digits
+        text = (self.tr("1 row, {labelled} labelled") if summary.rows == 1 else self.tr(
+            "{rows} rows, {labelled} labelled")).format(rows=f"{summary.rows:,}", labelled=f"{summary.labelled:,}")
         chosen = self.sample_rows()
         if chosen is not None and chosen[0] < summary.rows:
             text += " · " + self.tr("importing {n} of them").format(n=f"{chosen[0]:,}")

@@ -1632,52 +1632,52 @@
 <context>
     <name>AssistStrategies</name>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
         <source>every other row is labelled; back to the skipped rows</source>
         <translation>其他行都已标注；回到跳过的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
         <source>audit pick: drawn at random, kept out of training</source>
         <translation>审核样本：随机抽取，不参与训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="72"/>
         <source>spread pick: nearest a k-means centre</source>
         <translation>分散抽样：最接近某个 k-means 中心</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="72"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="73"/>
         <source>most uncertain (top-2 gap {})</source>
         <translation>最不确定（前两名差距 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="73"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="74"/>
         <source>least confident words (mean tag confidence {})</source>
         <translation>词的置信度最低（标签平均置信度 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="75"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="76"/>
         <source>picked as most uncertain; top-2 gap since the newer model: {}</source>
         <translation>因最不确定而选中；新模型下前两名差距：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="76"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="77"/>
         <source>picked as least confident; mean tag confidence since the newer model: {}</source>
         <translation>因置信度最低而选中；新模型下标签平均置信度：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="78"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="79"/>
         <source>no model yet: random order until suggestions exist</source>
         <translation>尚无模型：在有建议之前按随机顺序</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="79"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="80"/>
         <source>likeliest for {}</source>
         <translation>最可能是 {}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="80"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="81"/>
         <source>no suggestions yet: random order</source>
         <translation>尚无建议：随机顺序</translation>
     </message>
@@ -2139,37 +2139,42 @@
         <translation>正在统计整个文件的行数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="264"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="265"/>
+        <source>1 row, {labelled} labelled</source>
+        <translation>1 行，已标注 {labelled} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_survey.py" line="266"/>
         <source>{rows} rows, {labelled} labelled</source>
         <translation>{rows} 行，已标注 {labelled} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="268"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="269"/>
         <source>importing {n} of them</source>
         <translation>导入其中 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="272"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="273"/>
         <source>The tags are IOB1 (I- opens an entity): they are read as BIO, with B- on each entity&apos;s first word.</source>
         <translation>这些标签是 IOB1（I- 开始一个实体）：将按 BIO 读取，每个实体的第一个词标为 B-。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="279"/>
         <source>Scores from {lo} to {hi}, mean {mean}</source>
         <translation>分数从 {lo} 到 {hi}，平均 {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="286"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="287"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="288"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="289"/>
         <source>Tags ({n} tokens):</source>
         <translation>标记({n} 个词元):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="289"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="290"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>

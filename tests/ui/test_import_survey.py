@@ -145,3 +145,11 @@ def test_a_label_on_all_rows_but_one_is_not_100_percent_nor_the_other_0(qtbot, s
     dialog = _open(qtbot, session_factory("sentence", ["common", "rare"]), path)
     text = _counted(qtbot, dialog, "2,001 rows")
     assert "common: 2,000 (99.95%)" in text and "rare: 1 (0.05%)" in text  # not 100.0% and 0.0%
+
+
+def test_one_row_is_counted_as_one_row(qtbot, session_factory, tmp_path):
+    """Sweep today53 #6: a one-row file read "1 rows, 1 labelled"."""
+    path = tmp_path / "one.conll"
+    path.write_text("EU B-ORG\nrejects O\n", encoding="utf-8")
+    dialog = _open(qtbot, session_factory("tagging"), path)
+    assert _counted(qtbot, dialog, "1 row").startswith("1 row, 1 labelled\n")
