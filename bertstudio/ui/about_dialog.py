@@ -3,7 +3,9 @@
 A newcomer looking in the Help menu found only the keyboard shortcuts: no version, no word of
 the model it trains by default, nor of where the log and the settings are kept. Versions are read
 from the installed packages' metadata, never by importing them: ``import torch`` on the GUI
-thread froze the window for seconds (ui/preload.py).
+thread froze the window for seconds (ui/preload.py). PySide6 is the exception: it is already
+imported (this dialog runs on it), and its distribution is named ``PySide6-Essentials`` (pyproject),
+so ``metadata.version("PySide6")`` said "not installed" on every standard install.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import platform
 from importlib import metadata
 from typing import Any
 
+import PySide6
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
@@ -27,6 +30,14 @@ def package_version(name: str) -> str | None:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return None
+
+
+def library_version(name: str) -> str | None:
+    """The version of ``name`` in LIBRARIES: PySide6's from the module this window runs on (its
+    distribution may be PySide6 or PySide6-Essentials), the others' from their metadata."""
+    if name == "PySide6":
+        return PySide6.__version__
+    return package_version(name)
 
 
 def app_version() -> str:
@@ -59,7 +70,7 @@ class AboutDialog(QDialog):
         form = QFormLayout()
         self.values: dict[str, QLabel] = {}
         not_installed = self.tr("not installed")
-        libraries = "  ·  ".join(f"{name} {package_version(name) or not_installed}" for name in LIBRARIES)
+        libraries = "  ·  ".join(f"{name} {library_version(name) or not_installed}" for name in LIBRARIES)
         rows: list[tuple[str, str, Any]] = [
             ("model", self.tr("Default model:"), self.tr("{name} (installed with the app)").format(name=BUNDLED_TITLE)),
             ("log", self.tr("Log file:"), str(log_path())),

@@ -41,3 +41,18 @@ def test_help_about_says_the_version_the_default_model_and_where_the_log_and_set
     assert values["settings"] == main_window.settings.fileName() and values["settings"]
     assert f"torch {torch.__version__}" in values["libraries"]
     assert f"transformers {transformers.__version__}" in values["libraries"]
+
+
+def test_about_names_the_pyside6_version_though_its_distribution_is_pyside6_essentials(qtbot, tmp_path):
+    # pyproject installs PySide6-Essentials, so metadata.version("PySide6") found nothing and every
+    # standard install read "PySide6 not installed" on the line a bug report copies.
+    import PySide6
+    from PySide6.QtCore import QSettings
+
+    from bertstudio.ui.about_dialog import AboutDialog
+
+    dialog = AboutDialog(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(dialog)
+    libraries = dialog.values["libraries"].text()
+    assert f"PySide6 {PySide6.__version__}" in libraries
+    assert "not installed" not in libraries
