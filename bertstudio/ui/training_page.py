@@ -122,6 +122,7 @@ class TrainingPage(QWidget):
         self._adapting = False  # the Automatic preset is filling the form in
         self._seeds_result: Any = None  # the last several-seeds job's summary (train/seeds.SeedsResult)
         self._resuming = False  # the run going on is a resumed one (a cancel while it loads leaves it as it was)
+        self._stepping = False  # the running run's engine has started its steps (RunStarted): Cancel waits for one
         self._count_job: ThreadJob | None = None
         self._counted: TrainConfig | None = None
         # settings the model refused while counting (top-N past its layers): Start is refused for them
@@ -733,6 +734,7 @@ class TrainingPage(QWidget):
         worker.ended.connect(self._on_ended)
         self.worker = worker
         self._setfit_phase = None
+        self._stepping = False
         self.estimate_label.hold(True)  # a calibration beside the run would slow it and time it
         worker.start()
         self.status_label.setText(self.tr("Training… the window stays usable; Cancel stops after the current step."))
@@ -836,11 +838,19 @@ class TrainingPage(QWidget):
 
     def cancel(self) -> None:
         """Stop the run without asking (the main window asked, to leave the project); it ends later
-        (``run_ended``), after the current step or evaluation batch."""
+        (``run_ended``), after the current step or evaluation batch; while the libraries and the model
+        still load, before any step (it read "Cancelling after the current step…" there, of a step that
+        would never run)."""
         if self.worker is not None:
             self.worker.cancel()
             self.cancel_button.setEnabled(False)
-            self.status_label.setText(self.tr("Cancelling after the current step…"))
+            if self._stepping:
+                said = self.tr("Cancelling after the current step…")
+            elif self._resuming:
+                said = self.tr("Cancelling: the resume stops before the run goes on…")
+            else:
+                said = self.tr("Cancelling: the run stops before its first step…")
+            self.status_label.setText(said)
 
     def _confirm_stop_setfit(self, done: int, total: int) -> bool:
         """Cancel during SetFit's contrastive phase keeps nothing (a model is saved only once the
@@ -863,6 +873,7 @@ class TrainingPage(QWidget):
 
     def _on_started(self, ev: RunStarted) -> None:
         self._setfit_phase = None  # the engine's steps: Cancel stops after one, keeping a resumable checkpoint
+        self._stepping = True
         self.session.notify_runs_changed()  # its folder holds config.toml and a start now: listed "running"
         t, n = ev.trainable_params, ev.total_params
         if n:

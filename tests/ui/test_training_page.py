@@ -98,6 +98,7 @@ def test_cancel_stops_within_a_step_and_keeps_a_usable_model(qtbot, session, tin
     qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
         qtbot.mouseClick(page.cancel_button, __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton)
+        assert page.status_label.text() == "Cancelling after the current step…"  # steps run: one ends first
     run_dir, status = ended.args
     assert status == "cancelled"
     assert page.monitor.progress.value() < 400
@@ -158,6 +159,8 @@ def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty
     page, run_dir, go = _started_and_held(qtbot, session, tiny_model_dir, monkeypatch)
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
         page.cancel_training()
+        # it read "Cancelling after the current step…" while the libraries loaded: no step would run
+        assert page.status_label.text() == "Cancelling: the run stops before its first step…"
         go.set()
     assert ended.args[1] == "cancelled"
     assert "before its first step" in page.status_label.text() and "usable" not in page.status_label.text()
@@ -1465,6 +1468,7 @@ def test_a_resume_cancelled_while_it_loads_says_the_run_is_as_it_was(qtbot, sess
     assert page.resume_run(stopped) is None
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
         page.cancel_training()
+        assert page.status_label.text() == "Cancelling: the resume stops before the run goes on…"
         go.set()
     assert ended.args[1] == "cancelled"
     said = page.status_label.text()
