@@ -19,8 +19,9 @@ labelled it joins the held-out audit set no model trains on (see :mod:`bertstudi
 The draws come only from the *audit reserve*, decided up front: one row in :data:`AUDIT_EVERY`
 of the split, the first rows of a seeded random permutation of its rows less those already
 labelled (a uniform sample of the unlabelled rows that depends on neither the order nor the
-labels), drawn in the permutation's order. It is sticky: saved with the
-queue, extended (never redrawn) over rows appended later, and it only loses rows the user labels
+labels), drawn in the permutation's order. It is sticky: saved with the queue, extended (never
+redrawn) over rows appended later (one seeded random row in each block of :data:`AUDIT_EVERY` row
+numbers, whether they come one at a time or together), and it only loses rows the user labels
 outside the audit (a training label undone must not come back as an audit row). No model
 pseudo-labels its rows (:meth:`Queue.audit_reserved`) and the orders do not hand them out, so a
 drawn row was never a row a model trained on (the reserve used to be the next few rows of the
@@ -310,21 +311,39 @@ class Queue:
                           np.array(self.reserve, dtype=np.int64)).astype(np.int64)
 
     def _extend_reserve(self, start: int) -> None:
-        """Reserve rows ``start`` .. ``n - 1`` (all of them, or the rows appended after ``start``):
-        the first rows of a seeded permutation of all of them, as many as keep the reserve at one row
-        in :data:`AUDIT_EVERY` of the split, less those already labelled (as at a first open, where
+        """Reserve rows ``start`` .. ``n - 1`` (all of them, or the rows appended after ``start``),
+        one row in :data:`AUDIT_EVERY` of them, less those already labelled (as at a first open, where
         the gold read at start leaves the reserve: the share is drawn before the labels are looked
         at, so the reserved rows are a uniform sample of the unlabelled ones; drawn among the
         unlabelled rows only, an append that came mostly labelled had every unlabelled row
-        reserved). The rows reserved before stay as they are."""
+        reserved). The rows reserved before stay as they are.
+
+        The whole split: the first rows of a seeded permutation. Appended rows: :meth:`_block_slots`,
+        one seeded random row in each block of :data:`AUDIT_EVERY` row numbers, so whether a row is
+        reserved depends on neither how the rows came (one Add example at a time, or one import)
+        nor the labels; drawn in a seeded random order. (The count per append used to be the
+        multiples of AUDIT_EVERY it crossed, taken among the appended rows: added one at a time,
+        that reserved exactly rows 9, 19, 29, …, a systematic sample.)"""
         if not self.audit or start >= self.n:
             return
-        rows = start + np.random.default_rng([self.seed, 1, start]).permutation(self.n - start)
-        take = max(0, self.n // AUDIT_EVERY - start // AUDIT_EVERY)
-        rows = rows[:take]
+        order = np.random.default_rng([self.seed, 1, start])
+        if start == 0:
+            rows = order.permutation(self.n)[:self.n // AUDIT_EVERY]
+        else:
+            slots = self._block_slots(start // AUDIT_EVERY, (self.n - 1) // AUDIT_EVERY + 1)
+            rows = order.permutation(slots[(slots >= start) & (slots < self.n)])
         self.reserve.extend(int(r) for r in rows)
         self._reserved[rows] = True
         self._drop_trained()
+
+    def _block_slots(self, first: int, end: int) -> np.ndarray:
+        """The reserved row of each block ``first`` .. ``end - 1`` of :data:`AUDIT_EVERY` row numbers
+        (block k: rows k*AUDIT_EVERY onwards), at a seeded random place in it, the same whenever asked."""
+        chunk = 1024  # blocks drawn per generator: a row's place never depends on the append's bounds
+        offsets = np.concatenate([np.random.default_rng([self.seed, 2, c]).integers(AUDIT_EVERY, size=chunk)
+                                  for c in range(first // chunk, (end - 1) // chunk + 1)])
+        blocks = np.arange(first, end)
+        return blocks * AUDIT_EVERY + offsets[blocks - (first // chunk) * chunk]
 
     def _drop_trained(self) -> None:
         """Reserved rows labelled and never drawn were labelled for training: no longer reserved."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -337,8 +339,26 @@ def test_the_reserve_is_kept_through_an_append_and_grows_only_over_the_new_rows(
     grown = _appended(q, 25)
     assert grown.reserve[:len(before)] == before  # not redrawn: the open rows stay open
     new = grown.reserve[len(before):]
-    assert len(new) == 125 // AUDIT_EVERY - 100 // AUDIT_EVERY and all(r >= 100 for r in new)
+    # one row of each block of AUDIT_EVERY row numbers (100-109, 110-119: whole; 120-124: its row may lie past 124)
+    assert len(new) in (2, 3) and all(r >= 100 for r in new)
+    assert all(sum(1 for r in new if r // AUDIT_EVERY == b) == 1 for b in (10, 11))
     assert not set(new) & set(before)
+
+
+def test_rows_added_one_at_a_time_are_reserved_at_random_as_if_added_together():
+    """Sweep today53: Add example, one row at a time, reserved exactly rows 9, 19, 29, … of the
+    appended ones (each append took the row that crossed a multiple of AUDIT_EVERY): a systematic
+    sample, which a periodic order of rows (a template every tenth row) would fill with one kind."""
+    start, added = 40, 300
+    one_by_one = Queue(start, seed=4)
+    for _ in range(added):
+        one_by_one = _appended(one_by_one, 1)
+    together = _appended(Queue(start, seed=4), added)
+    new = sorted(r for r in one_by_one.reserve if r >= start)
+    assert new == sorted(r for r in together.reserve if r >= start)  # how the rows came changes nothing
+    assert [r // AUDIT_EVERY for r in new] == list(range(start // AUDIT_EVERY, (start + added) // AUDIT_EVERY))
+    places = Counter(r % AUDIT_EVERY for r in new)  # where in its block of ten: spread, not always the last
+    assert len(places) >= AUDIT_EVERY - 2 and max(places.values()) <= len(new) // 3
 
 
 def test_a_state_saved_before_the_reserve_gets_one_built_once_and_keeps_it():
