@@ -82,19 +82,19 @@ ADAPTED = HYPERPARAMETERS + ("max_length", "eval_steps", "keep_tuning", "class_w
 # Why adapt() chose what it chose, by key ({name}: a value of the reason's own); the run's
 # config keeps the English, the app says them in the user's language (context "SmallData").
 REASONS = {
-    "setfit": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows (at most {most} per class): SetFit, which learns most "
+    "setfit": QT_TRANSLATE_NOOP("SmallData", "{rows} (at most {most} per class): SetFit, which learns most "
                                              "from few labels per class (contrastive fine-tuning of the "
                                              "sentence-transformer, then its linear head)"),
-    "embedding": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: a linear head on the sentence embedding, started from "
+    "embedding": QT_TRANSLATE_NOOP("SmallData", "{rows}: a linear head on the sentence embedding, started from "
                                                 "a logistic regression on the frozen encoder, then trained for at "
                                                 "least {steps} steps"),
-    "siamese": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) "
+    "siamese": QT_TRANSLATE_NOOP("SmallData", "{rows}: a linear head on the siamese (u, v, |u-v|, u*v) "
                                               "features, started from a logistic regression on the frozen encoder, "
                                               "then trained for at least {steps} steps"),
-    "embedding_scores": QT_TRANSLATE_NOOP("SmallData", "{rows} scored sentences: a linear head on the sentence "
+    "embedding_scores": QT_TRANSLATE_NOOP("SmallData", "{rows}: a linear head on the sentence "
                                                        "embedding, started from a ridge regression on the frozen "
                                                        "encoder, then trained for at least {steps} steps"),
-    "siamese_scores": QT_TRANSLATE_NOOP("SmallData", "{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, "
+    "siamese_scores": QT_TRANSLATE_NOOP("SmallData", "{rows}: a linear head on the siamese (u, v, |u-v|, "
                                                      "u*v) features, started from a ridge regression on the frozen "
                                                      "encoder, then trained for at least {steps} steps"),
     "balanced": QT_TRANSLATE_NOOP("SmallData", "classes {most}:{least} (largest to smallest): each class weighted by "
@@ -104,9 +104,9 @@ REASONS = {
                                            "changed (WiSE-FT: part of the way back to where they started, steadier on "
                                            "small sets)"),
     "best": QT_TRANSLATE_NOOP("SmallData", "an earlier evaluation that scores higher keeps its weights instead"),
-    "steps": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: batch {batch} and {epochs} epochs, for at least "
+    "steps": QT_TRANSLATE_NOOP("SmallData", "{rows}: batch {batch} and {epochs} epochs, for at least "
                                             "{steps} optimizer steps"),
-    "steps_windows": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled questions, about {windows} windows of {length} "
+    "steps_windows": QT_TRANSLATE_NOOP("SmallData", "{rows}, about {windows} windows of {length} "
                                                     "tokens: batch {batch} and {epochs} epochs, for at least {steps} "
                                                     "optimizer steps"),
     "evals": QT_TRANSLATE_NOOP("SmallData", "evaluated every {every} steps ({evals} times), not after each of "
@@ -123,13 +123,48 @@ REASONS = {
                                                    "almost no pair signal)"),
 }
 Reason = tuple[str, dict[str, str]]  # a key of REASONS and its values
+# What a reason's {rows} counts, said in the singular and the plural: the templates held "{rows} labelled
+# rows", which read "1 labelled rows" for one row. The one home of these words (the Train page's
+# counts, ui/train_settings.rows_said, say them with COUNTS["labelled"] too).
+COUNTS = {
+    "labelled": (QT_TRANSLATE_NOOP("SmallData", "1 labelled row"), QT_TRANSLATE_NOOP("SmallData", "{n} labelled rows")),
+    "sentences": (QT_TRANSLATE_NOOP("SmallData", "1 scored sentence"),
+                  QT_TRANSLATE_NOOP("SmallData", "{n} scored sentences")),
+    "pairs": (QT_TRANSLATE_NOOP("SmallData", "1 scored pair"), QT_TRANSLATE_NOOP("SmallData", "{n} scored pairs")),
+    "questions": (QT_TRANSLATE_NOOP("SmallData", "1 labelled question"),
+                  QT_TRANSLATE_NOOP("SmallData", "{n} labelled questions")),
+}
+COUNTED = {"setfit": "labelled", "embedding": "labelled", "siamese": "labelled", "steps": "labelled",
+           "embedding_scores": "sentences", "siamese_scores": "pairs", "steps_windows": "questions"}
+
+
+def count_said(kind: str, rows: str, translate: Any = None) -> str:
+    """``rows`` (a number as text, or a phrase such as "9 of 10") of :data:`COUNTS` ``kind``: the
+    singular for "1", else the plural, through ``translate`` as in :func:`say`."""
+    one, many = COUNTS[kind]
+    return (translate(one) if translate else one) if rows == "1" else (translate(many) if translate else many).format(n=rows)
 
 
 def say(reasons: Iterable[Reason], translate: Any = None) -> str | None:
     """``reasons`` as one line ("; " between them), each template through ``translate``
     (the app's QCoreApplication.translate bound to the context; None: the English)."""
-    said = [(translate(REASONS[key]) if translate else REASONS[key]).format(**values) for key, values in reasons]
+    said = []
+    for key, values in reasons:
+        if key in COUNTED:
+            values = {**values, "rows": count_said(COUNTED[key], values["rows"], translate)}
+        said.append((translate(REASONS[key]) if translate else REASONS[key]).format(**values))
     return "; ".join(said) or None
+
+
+def _english_templates(key: str) -> list[tuple[str, dict[str, str]]]:
+    """The English forms of REASONS[key] as :func:`say` writes them, each with the values its text
+    leaves out (a count of one says its "1" in its words)."""
+    template = REASONS[key]
+    if key not in COUNTED:
+        return [(template, {})]
+    one, many = COUNTS[COUNTED[key]]
+    return [(template.replace("{rows}", many.replace("{n}", "{rows}")), {}),
+            (template.replace("{rows}", one), {"rows": "1"})]
 
 
 def reasons_in(text: str | None) -> list[Reason] | None:
@@ -140,8 +175,9 @@ def reasons_in(text: str | None) -> list[Reason] | None:
     import re
 
     found: list[Reason] = []
+    forms = [(key, template, implied) for key in REASONS for template, implied in _english_templates(key)]
     for part in text.split("; ") if text else []:
-        for key, template in REASONS.items():
+        for key, template, implied in forms:
             named: set[str] = set()
 
             def group(match: Any) -> str:  # a name met again must hold the same value: {limit} twice
@@ -153,7 +189,7 @@ def reasons_in(text: str | None) -> list[Reason] | None:
             pattern = re.sub(r"\\\{(\w+)\\\}", group, re.escape(template))
             matched = re.fullmatch(pattern, part)
             if matched:
-                found.append((key, matched.groupdict()))
+                found.append((key, {**matched.groupdict(), **implied}))
                 break
         else:
             return None

@@ -471,12 +471,14 @@ def rows_said(trained: int, labelled: int) -> str:
     """The labelled training rows a run trains on, and those it holds out for evaluation (no
     labelled dev split), as the Train page says them in its Automatic line and its time estimate:
     the one said "9 labelled rows", the other "10 labelled rows", and the held-out row was said only
-    in the log after Start. ``trained``: the rows trained on, ``labelled``: all labelled training rows."""
-    from bertstudio.ui.sentences import counted
+    in the log after Start. ``trained``: the rows trained on, ``labelled``: all labelled training rows.
+    The count in train/small_data's words (COUNTS), as Automatic's reasons say it."""
+    from functools import partial
+
+    from bertstudio.train.small_data import count_said
 
     if trained >= labelled:
-        return counted(labelled, QCoreApplication.translate("TrainSettingsForm", "1 labelled row"),
-                       QCoreApplication.translate("TrainSettingsForm", "{n} labelled rows"))
+        return count_said("labelled", f"{labelled:,}", partial(QCoreApplication.translate, "SmallData"))
     return QCoreApplication.translate("TrainSettingsForm", "{n} of {m} labelled rows ({h} held out for evaluation)").format(
         n=f"{trained:,}", m=f"{labelled:,}", h=f"{labelled - trained:,}")
 

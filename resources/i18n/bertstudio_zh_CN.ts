@@ -1632,52 +1632,52 @@
 <context>
     <name>AssistStrategies</name>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
         <source>every other row is labelled; back to the skipped rows</source>
         <translation>其他行都已标注；回到跳过的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="72"/>
         <source>audit pick: drawn at random, kept out of training</source>
         <translation>审核样本：随机抽取，不参与训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="72"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="73"/>
         <source>spread pick: nearest a k-means centre</source>
         <translation>分散抽样：最接近某个 k-means 中心</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="73"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="74"/>
         <source>most uncertain (top-2 gap {})</source>
         <translation>最不确定（前两名差距 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="74"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="75"/>
         <source>least confident words (mean tag confidence {})</source>
         <translation>词的置信度最低（标签平均置信度 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="76"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="77"/>
         <source>picked as most uncertain; top-2 gap since the newer model: {}</source>
         <translation>因最不确定而选中；新模型下前两名差距：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="77"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="78"/>
         <source>picked as least confident; mean tag confidence since the newer model: {}</source>
         <translation>因置信度最低而选中；新模型下标签平均置信度：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="79"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="80"/>
         <source>no model yet: random order until suggestions exist</source>
         <translation>尚无模型：在有建议之前按随机顺序</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="80"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="81"/>
         <source>likeliest for {}</source>
         <translation>最可能是 {}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="81"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="82"/>
         <source>no suggestions yet: random order</source>
         <translation>尚无建议：随机顺序</translation>
     </message>
@@ -5594,31 +5594,6 @@
 <context>
     <name>SmallData</name>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="85"/>
-        <source>{rows} labelled rows (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
-        <translation>{rows} 行已标注（每类最多 {most} 行）：SetFit，在每类标注很少时学得最多（先对句向量模型做对比微调，再训练其线性头）</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/train/small_data.py" line="88"/>
-        <source>{rows} labelled rows: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
-        <translation>{rows} 行已标注：句向量上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/train/small_data.py" line="91"/>
-        <source>{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
-        <translation>{rows} 行已标注：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/train/small_data.py" line="94"/>
-        <source>{rows} scored sentences: a linear head on the sentence embedding, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
-        <translation>{rows} 个已评分的句子：句向量上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/train/small_data.py" line="97"/>
-        <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
-        <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/train/small_data.py" line="100"/>
         <source>classes {most}:{least} (largest to smallest): each class weighted by inverse frequency in the loss and the logistic regression, so the small one is not outvoted</source>
         <translation>各类行数 {most}:{least}（最多对最少）：损失和逻辑回归中每类按频率的倒数加权，少数类不被多数类淹没</translation>
@@ -5634,14 +5609,39 @@
         <translation>若更早的某次评估得分更高，则改为保留那次评估的权重</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/train/small_data.py" line="85"/>
+        <source>{rows} (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
+        <translation>{rows}（每类最多 {most} 行）：SetFit，在每类标注很少时学得最多（先对句向量模型做对比微调，再训练其线性头）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="88"/>
+        <source>{rows}: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows}：句向量上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="91"/>
+        <source>{rows}: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows}：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="94"/>
+        <source>{rows}: a linear head on the sentence embedding, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows}：句向量上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="97"/>
+        <source>{rows}: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows}：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/train/small_data.py" line="107"/>
-        <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
-        <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
+        <source>{rows}: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
+        <translation>{rows}：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="109"/>
-        <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
-        <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
+        <source>{rows}, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
+        <translation>{rows}，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="112"/>
@@ -5672,6 +5672,46 @@
         <location filename="../../bertstudio/train/small_data.py" line="121"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="130"/>
+        <source>1 labelled row</source>
+        <translation>已标注 1 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="130"/>
+        <source>{n} labelled rows</source>
+        <translation>已标注 {n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="131"/>
+        <source>1 scored sentence</source>
+        <translation>1 个已评分的句子</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="132"/>
+        <source>{n} scored sentences</source>
+        <translation>{n} 个已评分的句子</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="133"/>
+        <source>1 scored pair</source>
+        <translation>1 个已评分的句对</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="133"/>
+        <source>{n} scored pairs</source>
+        <translation>{n} 个已评分的句对</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="134"/>
+        <source>1 labelled question</source>
+        <translation>1 个已标注问题</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="135"/>
+        <source>{n} labelled questions</source>
+        <translation>{n} 个已标注问题</translation>
     </message>
 </context>
 <context>
@@ -6178,27 +6218,17 @@
         <translation>{name} {value} 超出了表单可接受的范围（{lo} 到 {hi}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="478"/>
-        <source>1 labelled row</source>
-        <translation>已标注 1 行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="479"/>
-        <source>{n} labelled rows</source>
-        <translation>已标注 {n} 行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="480"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="482"/>
         <source>{n} of {m} labelled rows ({h} held out for evaluation)</source>
         <translation>已标注 {m} 行中的 {n} 行（{h} 行留作评估）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="494"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="496"/>
         <source>{n} of {m}</source>
         <translation>{n}/{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="497"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="499"/>
         <source>{reasons}; {h} held out for evaluation</source>
         <translation>{reasons}；{h} 行留作评估</translation>
     </message>

@@ -177,3 +177,39 @@ def test_the_estimate_counts_one_labelled_row_and_groups_thousands(qtbot, tmp_pa
     assert label._sentence(config, 190_000, 540).startswith(  # no dev split: 10% held out
         "171,000 of 190,000 labelled rows (19,000 held out for evaluation): SetFit would take ")
     session.close()
+
+
+def test_the_automatic_line_says_one_labelled_row_in_the_singular_in_english_and_chinese(qapp):
+    """The Automatic line read "1 labelled rows: a linear head …": small_data's reasons said "{rows}
+    labelled rows" whatever the count; they now count in small_data's COUNTS, as the estimate does."""
+    import re
+
+    from bertstudio import app as app_module
+    from bertstudio.train.small_data import reasons_in, say
+    from bertstudio.ui.train_settings import reasons_said, rows_said
+
+    def reasons(rows: str) -> list:
+        return [("embedding", {"rows": rows, "steps": "50"}),
+                ("steps_windows", {"rows": rows, "windows": "3", "length": "128", "batch": "16", "epochs": "3",
+                                   "steps": "50"})]
+
+    said = reasons_said(reasons("1"), 1, 1)
+    assert said.startswith("1 labelled row: a linear head on the sentence embedding"), said
+    assert "; 1 labelled question, about 3 windows" in said and "rows" not in said and "questions" not in said
+    assert reasons_said(reasons("12"), 12, 12).startswith("12 labelled rows: a linear head")
+    assert reasons_said(reasons("9"), 9, 10).startswith("9 of 10 labelled rows: a linear head")
+    assert rows_said(1, 1) == "1 labelled row" and rows_said(1234, 1234) == "1,234 labelled rows"
+    assert reasons_in(say(reasons("1"))) == reasons("1")  # the run's English record reads back (Runs page)
+    assert reasons_in("1 labelled rows: batch 16 and 3 epochs, for at least 50 optimizer steps") == [
+        ("steps", {"rows": "1", "batch": "16", "epochs": "3", "steps": "50"})]  # a record of an earlier version
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        one, held = reasons_said(reasons("1"), 1, 1), reasons_said(reasons("9"), 9, 10)
+        counted = rows_said(1, 1)
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert one.startswith("已标注 1 行：句向量上的线性头") and "1 个已标注问题，约 3 个" in one, one
+    assert held.startswith("已标注 9/10 行：") and held.endswith("；1 行留作评估"), held
+    assert counted == "已标注 1 行"
+    assert not re.search(r"[A-Za-z]{2,}", one.replace("u*v", "")), one

@@ -525,7 +525,7 @@ def test_the_runs_pages_tooltips_say_automatics_reason_and_an_interrupted_run_in
     training stopped without finishing … continue it with: …" for an interrupted run."""
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.rundir import RunInfo, Said, interrupted_message
-    from bertstudio.train.small_data import REASONS, say
+    from bertstudio.train.small_data import COUNTS, REASONS, say
     from bertstudio.ui.runs_page import RunsModel
 
     reasons = [("steps", {"rows": "24", "batch": "16", "epochs": "75", "steps": "100"}), ("limit", {"limit": "512"})]
@@ -541,7 +541,8 @@ def test_the_runs_pages_tooltips_say_automatics_reason_and_an_interrupted_run_in
     epochs = model.COLUMNS.index("epochs")
     tip = model.data(model.index(0, epochs), Qt.ItemDataRole.ToolTipRole)
     steps = QCoreApplication.translate("SmallData", REASONS["steps"])
-    assert steps != REASONS["steps"] and steps.format(**reasons[0][1]) in tip, tip
+    rows = QCoreApplication.translate("SmallData", COUNTS["labelled"][1]).format(n="24")  # its count, in its words
+    assert steps != REASONS["steps"] and steps.format(**{**reasons[0][1], "rows": rows}) in tip, tip
     assert "labelled rows" not in tip and "max length" not in tip, tip
     status = model.COLUMNS.index("status")
     crashed_tip = model.data(model.index(1, status), Qt.ItemDataRole.ToolTipRole)
