@@ -141,8 +141,8 @@ COUNTED = {"setfit": "labelled", "embedding": "labelled", "siamese": "labelled",
 def count_said(kind: str, rows: str, translate: Any = None) -> str:
     """``rows`` (a number as text, or a phrase such as "9 of 10") of :data:`COUNTS` ``kind``: the
     singular for "1", else the plural, through ``translate`` as in :func:`say`."""
-    one, many = COUNTS[kind]
-    return (translate(one) if translate else one) if rows == "1" else (translate(many) if translate else many).format(n=rows)
+    one, many = (translate(form) if translate else form for form in COUNTS[kind])
+    return one if rows == "1" else many.format(n=rows)
 
 
 def say(reasons: Iterable[Reason], translate: Any = None) -> str | None:
