@@ -360,10 +360,21 @@ def is_run_folder(root: Path, saved: TrainConfig | None = None) -> bool:
 
 def run_damage(root: Path, saved: TrainConfig | None) -> DataError | None:
     """Why ``root``, whose config.toml reads as ``saved``, holds a run although it does not read as
-    one: its history.jsonl holds text but no event (cut short, or not an event). None where
-    ``saved`` is None (no run's settings there) or the history is sound or empty. A folder so
-    damaged is still a run's: its files are not replaced as a stranger's are."""
-    return history_damage(root) if saved is not None else None
+    one: its history.jsonl holds text but no event (cut short, or not an event), or nothing at all
+    (a run writes its first event as it starts: an empty file beside its settings is what a crash or
+    power loss leaves). None where ``saved`` is None (no run's settings there), or the history is
+    sound or missing. A folder so damaged is still a run's: its files are not replaced as a
+    stranger's are."""
+    if saved is None:
+        return None
+    path = root / HISTORY
+    try:  # (a zero-filled one is text, which history_damage names by its first line)
+        empty = path.is_file() and path.stat().st_size <= 4096 and not path.read_bytes().strip()
+    except OSError:
+        empty = False
+    if empty:
+        return DataError("empty", path=path)
+    return history_damage(root)
 
 
 def run_folder_around(folder: str | os.PathLike[str]) -> Path | None:

@@ -150,6 +150,27 @@ def test_evaluate_never_writes_into_a_run_whose_history_is_damaged(trained: Path
                 "--out", str(run_dir), "--overwrite"], capsys)[0] == 0
 
 
+@pytest.mark.parametrize("history", [b"", b"\n\n", b"\0" * 300], ids=["empty", "blank", "zero-filled"])
+def test_evaluate_never_writes_into_a_run_whose_history_is_empty(trained: Path, sentiment_files, tmp_path, history,
+                                                                 capsys) -> None:
+    """A history.jsonl emptied (or zero-filled) by a crash or power loss: `evaluate --out RUN --overwrite`
+    replaced the run's predictions.jsonl and metrics.json with another file's, and `train --overwrite`
+    there said "this folder is not a bertstudio run". Both refuse it as a run whose history is damaged."""
+    run_dir = _copied_run(trained, tmp_path / "run")
+    (run_dir / "history.jsonl").write_bytes(history)
+    before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    code, stdout, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                             "--out", str(run_dir), "--overwrite"], capsys)
+    assert code == EXIT_USAGE and stdout == ""
+    assert err.strip() == (f"bertstudio: error: {run_dir}, --out: is a training run's folder: its metrics.json and "
+                           "predictions.jsonl are the run's record (expected another folder)"), err
+    code, _, err = run(["train", "--train", str(sentiment_files[0]), "--model", str(trained / "model"),
+                        "--out", str(run_dir), "--overwrite"], capsys)
+    assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1, err
+    assert "the run's history is damaged" in err and "not a bertstudio run" not in err, err
+    assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+
+
 def test_evaluate_into_a_folder_of_earlier_results_still_offers_overwrite(trained: Path, sentiment_files, tmp_path,
                                                                           capsys) -> None:
     folder = tmp_path / "scores"
