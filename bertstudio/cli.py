@@ -781,6 +781,11 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
     model = Path(args.model).expanduser()
     if _is_onnx(model):  # an export's folder goes up whole too
         model = model.parent
+    elif model.is_dir() and not (model / "config.json").is_file():
+        # no model folder (a run's, an export's): its own error first, not "--out is inside the model folder"
+        from bertstudio.tasks.model import inspect_model_folder
+
+        inspect_model_folder(model)
     if model.is_dir() and (folder.resolve() == model.resolve() or folder.resolve().is_relative_to(model.resolve())):
         # push-to-hub would upload the rows (a sub-folder too: it pushes the whole folder)
         inside = "is" if folder.resolve() == model.resolve() else "is inside"
@@ -794,6 +799,11 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
                    if run == folder.resolve() else
                    f"is inside a training run's folder ({run}): the files there are the run's record")
         raise ConfigError(problem, path=folder, where="--out", expected="another folder")
+    other = _model_folder_around(folder)
+    if other is not None:  # another model's folder goes up whole too (--out runA/model beside runB's weights)
+        inside = "is a model folder" if other == folder.resolve() else f"is inside a model folder ({other})"
+        raise ConfigError(f"{inside}: the predictions (your evaluation rows) would be kept, and "
+                          "uploaded, with that model", path=folder, where="--out", expected="another folder")
     taken = [n for n in (METRICS, PREDICTIONS) if os.path.lexists(folder / n)]
     read = Path(args.eval_file).expanduser() if getattr(args, "eval_file", None) else None
     mine = next((n for n in taken if read is not None and read.exists() and os.path.samefile(folder / n, read)), None)
@@ -808,6 +818,26 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
         raise ConfigError(f"the folder already holds {' and '.join(taken)}", path=folder, where="--out",
                           expected="another folder, or --overwrite to replace them")
     return folder
+
+
+def _model_folder_around(folder: Path) -> Path | None:
+    """The model folder (config.json and weights, or an ONNX export) that ``folder`` is or lies
+    inside, links followed; None where there is none."""
+    from bertstudio.tasks.model import WEIGHT_FILES
+
+    try:
+        here = folder.expanduser().resolve()
+    except (OSError, RuntimeError):
+        return None
+    for candidate in (here, *here.parents):
+        try:
+            if (candidate / "config.json").is_file() and any((candidate / w).is_file() for w in WEIGHT_FILES):
+                return candidate
+            if (candidate / "labels.json").is_file() and any(candidate.glob("*.onnx")):
+                return candidate
+        except OSError:
+            continue
+    return None
 
 
 def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str], glue_task: str | None,

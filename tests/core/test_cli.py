@@ -171,6 +171,37 @@ def test_evaluate_never_writes_into_a_run_whose_history_is_empty(trained: Path, 
     assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.parametrize("out", ["model", "model/sub", "downloaded"])
+def test_evaluate_never_writes_into_another_models_folder(trained: Path, sentiment_files, tiny_model_dir, tmp_path,
+                                                          out, capsys) -> None:
+    """`--model runA/model --out runB/model` wrote the evaluation rows beside runB's weights, which
+    push-to-hub uploads whole: only the evaluated model's own folder was refused. Any folder that is,
+    or lies inside, a model folder (config.json and weights) is refused, a run's or a downloaded one."""
+    import shutil
+
+    shutil.copytree(tiny_model_dir, tmp_path / "other" / "model")  # another run's model (no run record around it)
+    shutil.copytree(tiny_model_dir, tmp_path / "downloaded")
+    model = tmp_path / ("downloaded" if out == "downloaded" else "other/model")
+    target = tmp_path / "other" / out if out != "downloaded" else model
+    code, stdout, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                             "--out", str(target), "--overwrite"], capsys)
+    assert code == EXIT_USAGE and stdout == ""
+    where = "is a model folder" if target == model else f"is inside a model folder ({model.resolve()})"
+    assert err.strip() == (f"bertstudio: error: {target}, --out: {where}: the predictions (your evaluation rows) "
+                           "would be kept, and uploaded, with that model (expected another folder)"), err
+    assert not (target / "predictions.jsonl").exists() and not (target / "metrics.json").exists()
+
+
+def test_evaluate_names_a_run_given_as_the_model_before_its_out(trained: Path, sentiment_files, capsys) -> None:
+    """`--model RUN --out RUN/checkpoints` said "--out is inside the model folder": the mistake is
+    --model, a run folder, which is said first (with the run's model folder to give)."""
+    code, _, err = run(["evaluate", "--model", str(trained), "--eval", str(sentiment_files[1]),
+                        "--out", str(trained / "checkpoints")], capsys)
+    assert code == EXIT_USAGE
+    assert err.strip() == (f"bertstudio: error: {trained}: a run folder, not a model folder (expected the run's "
+                           f"model folder: {trained / 'model'})"), err
+
+
 def test_evaluate_into_a_folder_of_earlier_results_still_offers_overwrite(trained: Path, sentiment_files, tmp_path,
                                                                           capsys) -> None:
     folder = tmp_path / "scores"
