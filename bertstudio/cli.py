@@ -117,7 +117,7 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     from bertstudio.train.config_flags import given_settings
 
     given = given_settings(args)
-    _refuse_a_resume_of_no_checkpoint(given.get("resume_from"))
+    _refuse_a_resume_of_no_checkpoint(given.get("resume_from"), where="--resume")
     source = getattr(args, "config", None)
     if not source and given.get("resume_from"):  # --resume RUN/checkpoints/last alone: the run's own settings
         # (--help says the run continues in its own folder; it said "train_file: no training data")
@@ -131,7 +131,8 @@ def config_from_args(args: argparse.Namespace) -> "Any":
                           expected="the config.toml the run wrote, or the settings given with --config")
     base = {**from_file, **given}
     resume = base.get("resume_from")
-    _refuse_a_resume_of_no_checkpoint(resume)  # (a --config file's)
+    if "resume_from" not in given:  # (a --config file's)
+        _refuse_a_resume_of_no_checkpoint(resume, where="resume_from")
     if resume and base.get("output_dir"):
         # check_output_dir was given the new folder: "sm/W/checkpoints/best: the run's best checkpoint is missing"
         run = Path(str(resume)).expanduser().resolve().parent.parent
@@ -162,10 +163,11 @@ def config_from_args(args: argparse.Namespace) -> "Any":
         raise
 
 
-def _refuse_a_resume_of_no_checkpoint(resume: Any) -> None:
+def _refuse_a_resume_of_no_checkpoint(resume: Any, *, where: str) -> None:
     """``--resume PATH`` is a checkpoint, asked first: every check after it reads the run's folder
     two levels up, so a mistyped path was answered about "/tmp/config.toml", or with advice to
-    --out a folder that held no run, before "no resumable checkpoint here" came last."""
+    --out a folder that held no run, before "no resumable checkpoint here" came last. ``where``:
+    the flag typed (``--resume``), or the key of the --config file that named it (``resume_from``)."""
     from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint, finished_run_error, is_run_folder, run_finished
 
     if not resume:
@@ -175,14 +177,16 @@ def _refuse_a_resume_of_no_checkpoint(resume: Any) -> None:
         return
     last = path / CHECKPOINTS / "last"
     if path.is_dir() and find_checkpoint(last) is not None:
-        raise ConfigError(f"is a run folder: resume from {last}", path=path, where="resume_from",
+        raise ConfigError(f"is a run folder: resume from {last}", path=path, where=where,
                           expected="a run's checkpoints/last folder")
     if path.is_dir() and is_run_folder(path):  # its last checkpoint is gone: no path to point at
         if run_finished(path):  # (said as a resume of its checkpoints/best is)
-            raise finished_run_error(path, where="resume_from")
+            raise finished_run_error(path, where=where)
         raise ConfigError(f"is a run folder without a checkpoint to resume from ({last} is not there)", path=path,
-                          where="resume_from", expected="a run's checkpoints/last folder")
-    raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
+                          where=where, expected="a run's checkpoints/last folder")
+    # a mistyped path said "no resumable checkpoint here", as if there were something there
+    problem = "no resumable checkpoint here" if os.path.lexists(path) else "does not exist"
+    raise ConfigError(problem, path=path, where=where, expected="a run's checkpoints/last folder")
 
 
 def _refuse_unread_data(config: "Any") -> None:
@@ -527,8 +531,8 @@ def _refuse_a_resume_without_its_config(config: "Any", args: argparse.Namespace)
     if not config.resume_from or getattr(args, "config", None) or config.output_dir:
         return  # settings given, or a run folder named (check_output_dir says what it lacks)
     own = Path(config.resume_from).expanduser().resolve().parent.parent / "config.toml"
-    if not os.path.lexists(own):
-        raise ConfigError("the run's config.toml is missing", path=own, where="resume_from",
+    if not os.path.lexists(own):  # (config.resume_from is --resume's here: no --config was given)
+        raise ConfigError("the run's config.toml is missing", path=own, where="--resume",
                           expected="the config.toml the run wrote (a resumed run goes on with its own settings), "
                                    "or those settings with --config FILE")
 

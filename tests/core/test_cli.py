@@ -1292,7 +1292,7 @@ def test_resume_of_a_run_whose_config_toml_is_gone_says_so(sentiment_files, tiny
     (out / "config.toml").unlink()
     code, _, err = run(["--quiet", "train", "--resume", str(out / "checkpoints" / "last")], capsys)
     assert code == EXIT_USAGE
-    assert err.strip() == (f"bertstudio: error: {out / 'config.toml'}, resume_from: the run's config.toml is missing "
+    assert err.strip() == (f"bertstudio: error: {out / 'config.toml'}, --resume: the run's config.toml is missing "
                            "(expected the config.toml the run wrote (a resumed run goes on with its own settings), or "
                            "those settings with --config FILE)"), err
 
@@ -1300,25 +1300,33 @@ def test_resume_of_a_run_whose_config_toml_is_gone_says_so(sentiment_files, tiny
 def test_a_resume_path_that_is_no_checkpoint_is_said_first(trained: Path, sentiment_files, tmp_path, capsys,
                                                             monkeypatch) -> None:
     """A mistyped --resume was answered about the config.toml two folders above it ("/tmp/config.toml"),
-    or with advice to --out a folder holding no run; "no resumable checkpoint here" came last."""
+    or with advice to --out a folder holding no run; "no resumable checkpoint here" came last. The
+    errors name the flag typed, --resume (they named the config key, resume_from), and a path that is
+    not there is said not to exist (it read "no resumable checkpoint here", as if something were)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "sb" / "a").mkdir(parents=True)
     expected = "(expected a run's checkpoints/last folder)"
-    for argv, path in ((["--resume", "missing"], "missing"), (["--resume", str(sentiment_files[0])], sentiment_files[0]),
-                       (["--resume", "sb/a/missing", "--config", str(trained / "config.toml")], "sb/a/missing")):
+    for argv, said in ((["--resume", "missing"], "missing, --resume: does not exist"),
+                       (["--resume", str(sentiment_files[0])], f"{sentiment_files[0]}, --resume: no resumable checkpoint here"),
+                       (["--resume", "sb/a/missing", "--config", str(trained / "config.toml")],
+                        "sb/a/missing, --resume: does not exist")):
         code, out, err = run(["--quiet", "train", *argv], capsys)
         assert code == EXIT_USAGE and out == ""
-        assert err.strip() == f"bertstudio: error: {path}: no resumable checkpoint here {expected}", err
+        assert err.strip() == f"bertstudio: error: {said} {expected}", err
+    from_file = tmp_path / "resume.toml"  # from a --config file, its key is named (with the path it read)
+    from_file.write_text('resume_from = "sb/a/missing"\n', encoding="utf-8")
+    code, _, err = run(["--quiet", "train", "--config", str(from_file)], capsys)
+    assert code == EXIT_USAGE and ", resume_from: does not exist" in err and "--resume" not in err, err
     code, _, err = run(["--quiet", "train", "--resume", str(trained)], capsys)  # finished: its last checkpoint is gone
     assert code == EXIT_USAGE
-    assert err.strip() == (f"bertstudio: error: {trained}, resume_from: the run in this folder has finished; there is "
+    assert err.strip() == (f"bertstudio: error: {trained}, --resume: the run in this folder has finished; there is "
                            "nothing to resume (expected a new folder for a new run)"), err  # as for its checkpoints/best
     stopped = tmp_path / "stopped"
     (stopped / "checkpoints" / "last").mkdir(parents=True)
     (stopped / "checkpoints" / "last" / "state.json").write_text("{}", encoding="utf-8")
     code, _, err = run(["--quiet", "train", "--resume", str(stopped)], capsys)
     assert code == EXIT_USAGE
-    assert err.strip() == (f"bertstudio: error: {stopped}, resume_from: is a run folder: resume from "
+    assert err.strip() == (f"bertstudio: error: {stopped}, --resume: is a run folder: resume from "
                            f"{stopped / 'checkpoints' / 'last'} {expected}"), err
 
 
