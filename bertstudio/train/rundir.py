@@ -1676,8 +1676,24 @@ def parse_history(lines: Iterable[str], *, path: Path | None = None, kinds: Coll
             if kinds is None or event.kind in kinds:
                 events.append(event)
         except (DataError, TypeError, KeyError) as exc:
-            log.warning("skipping a history line that is not an event (%s, line %d): %s", where, n, exc)
+            _warn_skipped_line(where, n, line, exc)
     return events
+
+
+_LINES_SAID: set[tuple[str, int, int]] = set()  # (file, line number, hash of the line) warned about already
+
+
+def _warn_skipped_line(path: Path, n: int, line: str, exc: Exception) -> None:
+    """Warn once per damaged history line: one train --overwrite reads a history three times (said three
+    times, with the file and line twice in each: the DataError names them already)."""
+    key = (str(path), n, hash(line))
+    if key in _LINES_SAID:
+        return
+    if len(_LINES_SAID) >= 10_000:  # a long session following many damaged runs: forget, rather than grow
+        _LINES_SAID.clear()
+    _LINES_SAID.add(key)
+    said = str(exc) if isinstance(exc, DataError) else f"{path}, line {n}: {exc}"
+    log.warning("skipping a history line that is not an event: %s", said)
 
 
 @dataclass

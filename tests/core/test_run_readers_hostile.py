@@ -197,6 +197,20 @@ def test_a_damaged_history_line_is_skipped_and_the_rest_read(case, good, tmp_pat
     assert len(compare_runs(good, bad, resamples=10).rows) == 4
 
 
+def test_a_damaged_history_line_is_said_once_naming_its_file_and_line_once(good, tmp_path, caplog):
+    """train --overwrite read the history three times and warned each time, with the file and line twice
+    in each warning ("(run5/history.jsonl, line 3): run5/history.jsonl, line 3: not valid JSON")."""
+    lines = _history().split("\n")[:-1]
+    bad = write_run(tmp_path / "bad", history_jsonl=("\n".join(lines[:2] + ["[1, 2]"] + lines[2:]) + "\n").encode())
+    with caplog.at_level("WARNING", logger=rundir.__name__):
+        for _ in range(3):
+            assert [e.kind for e in rundir.read_history(bad)] == ["started", "step", "eval", "finished"]
+        rundir.run_finished(bad)
+    said = [r.getMessage() for r in caplog.records if "history line" in r.getMessage()]
+    assert said == [f"skipping a history line that is not an event: {bad / 'history.jsonl'}, line 3: not a JSON "
+                    "object"], said
+
+
 def test_a_history_of_only_wrong_typed_events_leaves_no_metrics_to_crash_on(tmp_path):
     """A RunFinished with metrics [1] once reached read_run's metrics.items()."""
     bad = write_run(tmp_path / "bad", history_jsonl=HISTORY_CASES["finished_with_wrong_types"] + "\n")
