@@ -33,7 +33,7 @@ def no_checkpoint_check(monkeypatch):
     checkpoint, which `train --resume` refuses first (tests/core/test_cli.py covers that)."""
     import bertstudio.cli as cli
 
-    monkeypatch.setattr(cli, "_refuse_a_resume_of_no_checkpoint", lambda resume: None)
+    monkeypatch.setattr(cli, "_refuse_a_resume_of_no_checkpoint", lambda resume, **where: None)
 
 
 def test_every_setting_has_a_train_flag_and_reaches_the_config(no_checkpoint_check) -> None:
