@@ -43,6 +43,7 @@ RUN = "a training run"
 ASSISTANT = "the assistant's model"
 LABEL_CHECK = "the label-error check"
 LEARNING_CURVE = "the learning curve"
+SPEED_TIMING = "the time estimate's timing"  # the Train page timing this computer (train/estimate.calibrate)
 
 _lock = threading.RLock()
 _state = threading.Lock()  # guards the fields below

@@ -37,7 +37,8 @@ def training_job_text(name: str) -> str:
     texts = {training_lock.RUN: QCoreApplication.translate("TrainingJobs", "a training run"),
              training_lock.ASSISTANT: QCoreApplication.translate("TrainingJobs", "the assistant's model"),
              training_lock.LABEL_CHECK: QCoreApplication.translate("TrainingJobs", "the label-error check"),
-             training_lock.LEARNING_CURVE: QCoreApplication.translate("TrainingJobs", "the learning curve")}
+             training_lock.LEARNING_CURVE: QCoreApplication.translate("TrainingJobs", "the learning curve"),
+             training_lock.SPEED_TIMING: QCoreApplication.translate("TrainingJobs", "the time estimate's timing")}
     return texts.get(name, name)
 
 

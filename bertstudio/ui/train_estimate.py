@@ -22,6 +22,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QLabel, QWidget
 
 from bertstudio.errors import ConfigError
+from bertstudio.train import training_lock
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.estimate import (
     Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
@@ -50,8 +51,12 @@ def find_throughput(runs: list[Any], model: str | None, device: str, *, may_time
     if key not in _calibrated and not may_time:
         return None
     if key not in _calibrated:
+        if cancel is not None and cancel.is_set():  # stopped before it began: no model loaded for nothing
+            return None
         try:
-            _calibrated[key] = calibrate(model, device=device, cancel=cancel)
+            # named: a run started meanwhile waited for "a training run" while none was to be seen
+            with training_lock.training_job(training_lock.SPEED_TIMING):
+                _calibrated[key] = calibrate(model, device=device, cancel=cancel)
         except Exception:  # noqa: BLE001 - a model that cannot load: the run will say why; the estimate stays rough
             if cancel is not None and cancel.is_set():
                 return None

@@ -5871,77 +5871,77 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="143"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="144"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="144"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="145"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="145"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="142"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="147"/>
         <source>{rows}: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows}：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="144"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="149"/>
         <source>{rows}: {method} would take {time}</source>
         <translation>{rows}：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="146"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="146"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="146"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="158"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="163"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="160"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="165"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="162"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="167"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="164"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="169"/>
         <source>(rough: this computer is timed once the labelling assistant is idle)</source>
         <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="165"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="170"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>
@@ -6361,12 +6361,17 @@
         <translation>学习曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/jobs.py" line="48"/>
+        <location filename="../../bertstudio/ui/jobs.py" line="41"/>
+        <source>the time estimate&apos;s timing</source>
+        <translation>时间估计的本机计时</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="49"/>
         <source>{line}: stopping the assistant&apos;s background training after its current step</source>
         <translation>{line}：正在让助手的后台训练在当前步骤后停止</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/jobs.py" line="51"/>
+        <location filename="../../bertstudio/ui/jobs.py" line="52"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
     </message>

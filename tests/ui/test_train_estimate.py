@@ -213,3 +213,33 @@ def test_the_automatic_line_says_one_labelled_row_in_the_singular_in_english_and
     assert held.startswith("已标注 9/10 行：") and held.endswith("；1 行留作评估"), held
     assert counted == "已标注 1 行"
     assert not re.search(r"[A-Za-z]{2,}", one.replace("u*v", "")), one
+
+
+def test_the_timing_is_named_to_a_run_that_waits_for_it_and_a_cancelled_one_loads_no_model(monkeypatch):
+    """Start -> Cancel -> Start while the libraries loaded: the second run's log said "Waiting for a
+    training run to finish…" with no other run anywhere; the lock's holder was this page's timing of
+    the computer, which took the turn under the default name and built its model although Start had
+    already cancelled it. Now it holds the turn under its own name, and once cancelled it never starts."""
+    import threading
+
+    from bertstudio.train import training_lock
+    from bertstudio.ui import train_estimate
+    from bertstudio.ui.jobs import training_job_text
+
+    held: list = []
+
+    def fake_calibrate(model, **kw):  # the engine takes the turn as the real calibration's run does
+        with training_lock.training_turn():
+            held.append(training_lock.holder())
+        return Throughput(10.0, "calibration", 32.0)
+
+    monkeypatch.setattr(train_estimate, "calibrate", fake_calibrate)
+    monkeypatch.setattr(train_estimate, "_calibrated", {})
+    cancel = threading.Event()
+    cancel.set()  # Start came first
+    assert train_estimate.find_throughput([], "m", "cpu", cancel=cancel) is None
+    assert held == []  # no model loaded for a timing nobody wants
+    found = train_estimate.find_throughput([], "m", "cpu", cancel=threading.Event())
+    assert found is not None and found.source == "calibration"
+    assert held == [training_lock.SPEED_TIMING] != [training_lock.RUN]
+    assert training_job_text(training_lock.SPEED_TIMING) == "the time estimate's timing"
