@@ -82,6 +82,7 @@ class TimeEstimateLabel(QLabel):
         self._held = False  # a real run is going: no timing beside it (it would slow the run and time it)
         self._cancel: threading.Event | None = None
         session.runs_changed.connect(self._forget)
+        session.project_closed.connect(self._on_project_closed)
         session.data_imported.connect(self._on_imported)
         assist = getattr(session, "assist", None)
         if assist is not None:
@@ -101,6 +102,12 @@ class TimeEstimateLabel(QLabel):
     def _on_assist_status(self) -> None:
         if self._deferred and not self._assistant_busy() and self._config is not None and self.session.has_project():
             self.show_for(self._config)  # idle now: time the machine
+
+    def _on_project_closed(self) -> None:
+        """Nothing is timed for a closed project: a lookup still waiting for the imports ends (it kept a
+        Quit's process alive until they were done, then timed the computer for no one)."""
+        if self._cancel is not None:
+            self._cancel.set()
 
     def _on_imported(self, *_: object) -> None:
         self._tokens = self._windows = None  # new texts: their length is guessed again
@@ -214,7 +221,7 @@ class TimeEstimateLabel(QLabel):
         may_time = not self._assistant_busy()
         cancel = self._cancel = threading.Event()
         self._job = ThreadJob(lambda: find_throughput(runs, model, device, may_time=may_time, cancel=cancel),
-                              name="bertstudio-estimate", heavy=True)
+                              name="bertstudio-estimate", heavy=True, cancel=cancel)  # its wait for the imports too
         self._job.succeeded.connect(self._on_found)  # bound methods: dropped if the page goes first
         self._job.failed.connect(self._on_failed)
         self._job.start()

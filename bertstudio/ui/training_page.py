@@ -425,8 +425,11 @@ class TrainingPage(QWidget):
         self._count_job.failed.connect(self._on_count_failed)
         self._count_job.start()
 
-    def _on_counted(self, counts: tuple[int, int]) -> None:
+    def _on_counted(self, counts: tuple[int, int] | None) -> None:
         self._count_job = None
+        if counts is None:  # stopped while waiting for the imports (its project closed): counted when next asked
+            self._counted = None
+            return
         t, n = counts
         text = self.tr("{t:,} of {n:,} parameters ({p}%)").format(t=t, n=n, p=format_percent(t / max(n, 1), 1))
         if self._counted is not None and self._counted.method == "setfit":  # "Frozen encoder, 770 of 22.7M" beside
@@ -737,7 +740,10 @@ class TrainingPage(QWidget):
         self._stepping = False
         self.estimate_label.hold(True)  # a calibration beside the run would slow it and time it
         worker.start()
-        self.status_label.setText(self.tr("Training… the window stays usable; Cancel stops after the current step."))
+        from bertstudio.ui import preload
+
+        # while torch & co still load no step is near: the line promised one ("Cancel stops after the current step")
+        self.status_label.setText(self._training_text() if preload.is_ready() else self._loading_text())
         pressed = self.start_button.hasFocus()
         self._refresh_state()
         if pressed:  # the disabled Start handed its focus to Export run…, not to the way to stop
@@ -871,9 +877,18 @@ class TrainingPage(QWidget):
         if ev.phase == "reusing_model":  # why this start is quick (session.warm, train/warm.py)
             self.status_message.emit(self.tr("Warm start: reusing the model loaded by an earlier run in this session"))
 
+    def _training_text(self) -> str:
+        return self.tr("Training… the window stays usable; Cancel stops after the current step.")
+
+    def _loading_text(self) -> str:
+        return self.tr("Loading the training libraries… the window stays usable; Cancel stops the run before it "
+                       "starts.")
+
     def _on_started(self, ev: RunStarted) -> None:
         self._setfit_phase = None  # the engine's steps: Cancel stops after one, keeping a resumable checkpoint
         self._stepping = True
+        if self.status_label.text() == self._loading_text():  # the libraries are in: the steps begin
+            self.status_label.setText(self._training_text())
         self.session.notify_runs_changed()  # its folder holds config.toml and a start now: listed "running"
         t, n = ev.trainable_params, ev.total_params
         if n:
@@ -917,6 +932,8 @@ class TrainingPage(QWidget):
 
     def _on_project_closed(self) -> None:
         """The last project's run (ended: the main window stops one first) is not shown over the next."""
+        if self._count_job is not None:  # a count still waiting for the imports kept a Quit's process alive
+            self._count_job.cancel_event.set()
         if self.is_running():
             return
         self.monitor.reset()

@@ -48,13 +48,30 @@ log = logging.getLogger(__name__)
 TrainFn = Callable[..., Any]
 
 
-def _after_imports(fn: Callable[[], Any]) -> Callable[[], Any]:
+class _Either:
+    """Set once any of its flags is: what a heavy job's wait for the imports reads (its own cancel or
+    the app's quit)."""
+
+    def __init__(self, *flags: threading.Event) -> None:
+        self._flags = flags
+
+    def is_set(self) -> bool:
+        return any(flag.is_set() for flag in self._flags)
+
+
+def after_imports(fn: Callable[[], Any], cancel: threading.Event,
+                   waiting: Callable[[], None] | None = None) -> Callable[[], Any]:
     """``fn`` run once torch & co are imported under the one lock (preload.ensure_imported):
-    two threads' first imports of them at once broke each other."""
+    two threads' first imports of them at once broke each other. The wait (the preload's imports
+    take 5-15 s on a slow laptop) ends at once when ``cancel`` or the app's quit is set, and then
+    ``fn`` never runs: None. Waited for deaf, the Train page's parameter count and time estimate
+    kept the process alive after Quit until the imports were done (ThreadJob.wait_all waited
+    for them), and the estimate then timed the computer for a project already closed."""
     def run() -> Any:
         from bertstudio.ui.preload import ensure_imported
 
-        ensure_imported()
+        if not ensure_imported(cancel=_Either(cancel, ThreadJob.quitting), waiting=waiting):  # type: ignore[arg-type]
+            return None
         return fn()
     return run
 
@@ -102,10 +119,16 @@ class ThreadJob(QObject):
     ended = Signal()
 
     _running: ClassVar[set["ThreadJob"]] = set()
+    quitting: ClassVar[threading.Event] = threading.Event()  # set as the app quits: heavy jobs stop waiting
 
-    def __init__(self, fn: Callable[[], Any], *, name: str = "bertstudio-job", heavy: bool = False) -> None:
+    def __init__(self, fn: Callable[[], Any], *, name: str = "bertstudio-job", heavy: bool = False,
+                 cancel: threading.Event | None = None, waiting: Callable[[], None] | None = None) -> None:
+        """``heavy``: the job uses torch; ``fn`` runs once the imports are in (see after_imports), not
+        at all (None) when ``cancel`` (the job's stop flag; its own when not given) is set or the app
+        quits first. ``waiting``: called on the job's thread before a wait for the imports."""
         super().__init__()
-        self._fn, self._name = (_after_imports(fn) if heavy else fn), name  # heavy: the job uses torch
+        self.cancel_event = cancel if cancel is not None else threading.Event()
+        self._fn, self._name = (after_imports(fn, self.cancel_event, waiting) if heavy else fn), name
         self._thread: QThread | None = None
 
     def start(self) -> "ThreadJob":
@@ -129,9 +152,15 @@ class ThreadJob(QObject):
         if app is not None and not app.property("bertstudioJobsJoined"):
             # a QThread destroyed while running aborts the process: quitting waits for the jobs
             app.setProperty("bertstudioJobsJoined", True)
-            app.aboutToQuit.connect(ThreadJob.wait_all)
+            app.aboutToQuit.connect(ThreadJob.quit_all)
         thread.start()
         return self
+
+    @staticmethod
+    def quit_all() -> None:
+        """The app quits: jobs still waiting for the imports end at once, then every job is waited for."""
+        ThreadJob.quitting.set()
+        ThreadJob.wait_all()
 
     @staticmethod
     def wait_all(timeout_ms: int = 30_000) -> None:

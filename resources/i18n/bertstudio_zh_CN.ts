@@ -5871,77 +5871,77 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="143"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="150"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="144"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="144"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="145"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="152"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="145"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="152"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="147"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="154"/>
         <source>{rows}: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows}：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="149"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="156"/>
         <source>{rows}: {method} would take {time}</source>
         <translation>{rows}：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="158"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="158"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="158"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="163"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="170"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="165"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="172"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="167"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="174"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="169"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="176"/>
         <source>(rough: this computer is timed once the labelling assistant is idle)</source>
         <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="170"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="177"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>
@@ -6482,22 +6482,22 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="459"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="601"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="601"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="602"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="605"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
@@ -6512,57 +6512,57 @@
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="485"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="561"/>
         <source>SetFit learns from single labelled sentences, and this is a “{task}” project: choose the method “{finetune}”</source>
         <translation>SetFit 从单个已标注句子学习，而这是“{task}”项目：请选择方法“{finetune}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="611"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="675"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="678"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="680"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="683"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="740"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="881"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="779"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="785"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="799"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="805"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="814"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="820"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="806"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="812"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -6597,272 +6597,277 @@
         <translation>保存的训练设置未能恢复，已改为显示默认值：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="431"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="453"/>
         <source>not counted: these settings do not fit the model</source>
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
         <source>Train a model on the labelled training rows (Ctrl+Return)</source>
         <translation>用已标注的训练行训练模型 (Ctrl+Return)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="510"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
         <source>the {setting} {text} is not a number</source>
         <translation>{setting} {text} 不是数字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
         <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
         <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
         <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
         <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="527"/>
         <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
         <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="543"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="546"/>
         <source>the head “{head}” reads text pairs, and a “{task}” project has none: choose another head</source>
         <translation>输出头“{head}”读取文本对，而“{task}”项目没有文本对：请选择其他输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="546"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="549"/>
         <source>the head “{head}” predicts one value per example, and a “{task}” project predicts one per token or answer span: choose “{linear}”</source>
         <translation>输出头“{head}”为每个样例预测一个值，而“{task}”项目为每个词元或答案片段预测：请选择“{linear}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="550"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
         <source>LoRA cannot train the head “{head}”: choose “{full}”, “{frozen}” or “{top}” for it, or the head “{linear}” or “{mlp}” for LoRA</source>
         <translation>LoRA 无法训练输出头“{head}”：请为它选择“{full}”、“{frozen}”或“{top}”，或为 LoRA 选择输出头“{linear}”或“{mlp}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
         <source>SetFit trains the head “{embedding}” and no other: choose that head, or the method “{finetune}”</source>
         <translation>SetFit 只训练输出头“{embedding}”：请选择该输出头，或选择方法“{finetune}”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
         <source>head learning rate</source>
         <translation>分类头学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="567"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="567"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
         <source>gradient accumulation steps</source>
         <translation>梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
         <source>epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
         <source>warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
         <source>maximum length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
         <source>seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
         <source>number of seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
         <source>evaluation interval (steps)</source>
         <translation>评估间隔（步）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="574"/>
         <source>held-out share</source>
         <translation>留出比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="574"/>
         <source>weight decay</source>
         <translation>权重衰减</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
         <source>early stopping patience</source>
         <translation>早停耐心值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
         <source>above {n}</source>
         <translation>大于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
         <source>at least {n}</source>
         <translation>至少 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
         <source>below {n}</source>
         <translation>小于 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
         <source>at most {n}</source>
         <translation>至多 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="590"/>
         <source>the {setting} {value} is out of range: it must be {what} {range}</source>
         <translation>{setting} {value} 超出范围：须为{range}的{what}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="592"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="592"/>
         <source>a number</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="590"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="593"/>
         <source> and </source>
         <translation>且</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="698"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="701"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="700"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="703"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="708"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="711"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="717"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="720"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="796"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="802"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="848"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="854"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="850"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="856"/>
         <source>Cancelling: the resume stops before the run goes on…</source>
         <translation>正在取消：继续运行将在开始前停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="852"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="858"/>
         <source>Cancelling: the run stops before its first step…</source>
         <translation>正在取消：运行将在第一步之前停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="858"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="864"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="859"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="865"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="862"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="868"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="863"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="869"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="872"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="878"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="880"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="884"/>
+        <source>Loading the training libraries… the window stays usable; Cancel stops the run before it starts.</source>
+        <translation>正在加载训练所需的库……窗口仍可使用；“取消”会在运行开始之前将其停止。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="895"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="897"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="912"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="899"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="914"/>
         <source>Resume cancelled before the run went on: {run} is as it was, and can be resumed again.</source>
         <translation>继续运行在开始前被取消：{run} 保持原样，可以再次继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="903"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="918"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="905"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="920"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="906"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="921"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="938"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="955"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="942"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="959"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

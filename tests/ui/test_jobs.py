@@ -182,19 +182,46 @@ def test_a_heavy_job_waits_for_the_first_imports_under_the_one_lock(qtbot, monke
     from bertstudio.ui import preload
 
     monkeypatch.setattr(preload, "_ready", threading.Event())  # as in a fresh app: nothing preloaded yet
-    at_lock = threading.Event()
-    real_preload = preload.preload
-    monkeypatch.setattr(preload, "preload", lambda *a: (at_lock.set(), real_preload(*a))[1])
+    at_lock = threading.Event()  # told by the job as it starts to wait (it waits for the lock in slices now,
+    # looking at its cancel flag, and calls preload() only once it holds the lock)
     ran = threading.Event()
     plain_ran = threading.Event()
     with LOCK:  # the preload thread at work
-        heavy = ThreadJob(ran.set, name="test-heavy", heavy=True).start()
+        heavy = ThreadJob(ran.set, name="test-heavy", heavy=True, waiting=at_lock.set).start()
         plain = ThreadJob(plain_ran.set, name="test-plain").start()
         assert plain_ran.wait(5)  # a job that needs no torch does not wait
         assert at_lock.wait(5)  # the heavy job has reached the import lock...
         assert not ran.wait(0.3)  # ...and stays there while it is held
     assert heavy.wait(60_000) and ran.is_set()
     assert preload._ready.is_set() and plain.wait(1000)
+
+
+@pytest.mark.parametrize("stop", ["cancel", "quit"])
+def test_a_heavy_job_stopped_while_the_imports_load_ends_at_once_without_running(qtbot, monkeypatch, stop):
+    """A heavy job (the Train page's parameter count and time estimate) waited for the preload's imports
+    deaf to everything: after Quit the app's ThreadJob.wait_all waited for it until they were done (up
+    to a minute), and its body then ran for a project already closed. Its cancel flag, or the app's
+    quit, now ends the wait at once and the body never runs."""
+    from bertstudio.hf import LOCK
+    from bertstudio.ui import preload
+
+    monkeypatch.setattr(preload, "_ready", threading.Event())  # as in a fresh app: nothing preloaded yet
+    monkeypatch.setattr(ThreadJob, "quitting", threading.Event())  # this test's quit only
+    waiting, ran, cancel = threading.Event(), threading.Event(), threading.Event()
+    results: list = []
+    with LOCK:  # the preload thread at work, for the whole test
+        job = ThreadJob(ran.set, name="test-heavy", heavy=True, cancel=cancel, waiting=waiting.set)
+        job.succeeded.connect(results.append)
+        job.start()
+        assert waiting.wait(5)  # told what it waits for
+        if stop == "cancel":
+            cancel.set()
+            assert job.wait(5000)
+        else:
+            ThreadJob.quit_all()  # what the app's aboutToQuit calls
+            assert not job.is_running()
+        assert not ran.is_set() and not preload._ready.is_set()
+    qtbot.waitUntil(lambda: results == [None], timeout=5000)
 
 
 def test_full_collections_are_rate_limited(qtbot, monkeypatch):

@@ -134,7 +134,7 @@ def test_quit_or_cancel_while_the_preload_still_imports_ends_the_run_at_once(qtb
     nothing kept, and the page says so as it does for a run cancelled while loading its model."""
     import threading
 
-    from bertstudio.ui import preload
+    from bertstudio.ui import preload, train_estimate
     from bertstudio.ui.worker import ThreadJob
 
     gate, importing = threading.Event(), threading.Event()
@@ -148,6 +148,8 @@ def test_quit_or_cancel_while_the_preload_still_imports_ends_the_run_at_once(qtb
     preload.ensure_imported()
     monkeypatch.setattr(preload, "_ready", threading.Event())  # as in a fresh app: nothing imported yet
     monkeypatch.setattr(preload, "_import_all", slow_imports)
+    timed: list = []
+    monkeypatch.setattr(train_estimate, "calibrate", lambda model, **kw: timed.append(model))
     thread = preload.preload_in_background()
     try:
         qtbot.waitUntil(importing.is_set, timeout=10_000)
@@ -156,8 +158,13 @@ def test_quit_or_cancel_while_the_preload_still_imports_ends_the_run_at_once(qtb
         train.set_model_source(str(tiny_model_dir))
         train.device_combo.setCurrentText("cpu")
         window.show_page("train")
+        # the page's parameter count and its time estimate wait for the same imports (heavy ThreadJobs)
+        qtbot.waitUntil(lambda: train._count_job is not None and train.estimate_label._job is not None, timeout=10_000)
         qtbot.mouseClick(window.findChild(type(train.start_button), "startTrainingButton"), Qt.MouseButton.LeftButton)
         assert train.is_running()
+        # no step is near while the libraries load: the line promised one ("Cancel stops after the current step")
+        assert train.status_label.text() == ("Loading the training libraries… the window stays usable; Cancel stops "
+                                             "the run before it starts.")
         qtbot.waitUntil(lambda: "Loading the training libraries…" in train.monitor.log_view.toPlainText(),
                         timeout=10_000)
         run_dir = Path(train.run_dir)
@@ -166,6 +173,11 @@ def test_quit_or_cancel_while_the_preload_still_imports_ends_the_run_at_once(qtb
         if stop == "quit":
             with qtbot.waitSignal(window.closed, timeout=10_000):
                 window.close()
+            # what the app's quit then waits for (ThreadJob.wait_all on aboutToQuit): the count and the
+            # estimate waited deaf for the imports, and the process lived on until they were done (62 s seen)
+            ThreadJob.wait_all(2000)
+            assert not [job for job in ThreadJob._running if job.is_running()] and not gate.is_set()
+            assert timed == []  # nothing timed for the closed project (a calibration started after the close)
         else:
             with qtbot.waitSignal(train.run_ended, timeout=10_000):
                 qtbot.mouseClick(train.cancel_button, Qt.MouseButton.LeftButton)
