@@ -25,7 +25,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
 from bertstudio.errors import BertStudioError
 from bertstudio.train import training_lock
-from bertstudio.ui.worker import ThreadJob
+from bertstudio.ui.worker import ThreadJob, after_imports
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class JobWorker(QObject):
         self._job: ThreadJob | None = None
 
     def start(self) -> ThreadJob:
-        job = ThreadJob(self._call, name=self._name, heavy=self._heavy)
+        job = ThreadJob(self._call, name=self._name)  # heavy: _call waits for the imports itself
         job.succeeded.connect(self._on_returned)
         job.failed.connect(self._on_raised)
         self._job = job
@@ -101,6 +101,9 @@ class JobWorker(QObject):
 
     def wait(self, timeout_ms: int = 30_000) -> bool:
         return self._job is None or self._job.wait(timeout_ms)
+
+    def _waiting_for_imports(self) -> None:
+        self._progress(0.0, QCoreApplication.translate("TrainingJobs", "Loading the training libraries…"))
 
     def _progress(self, fraction: float, message: str) -> None:
         with self._lock:
@@ -137,8 +140,14 @@ class JobWorker(QObject):
                 self._emit(*pending)
 
     def _call(self) -> Any:  # on the job's thread
-        try:
+        def body() -> Any:
             return self._fn(self._progress, self.cancel_event)
+
+        try:
+            if self._heavy:  # the wait for the imports says so and ends at Cancel (or the app's quit), the job
+                # then cancelled without running: a learning curve's Cancel did nothing while they loaded
+                return after_imports(body, self.cancel_event, self._waiting_for_imports)()
+            return body()
         finally:
             self._flush()  # before the outcome, which is queued after it (the timer stops at the outcome)
             self._stopped = self.cancel_event.is_set()

@@ -139,6 +139,7 @@ class LearningCurvePanel(QWidget):
         worker.progressed.connect(self._on_progress)
         worker.finished.connect(self._on_finished)
         worker.failed.connect(self._on_failed)
+        worker.cancelled.connect(self._on_cancelled)  # stopped while the training libraries still loaded
         self.worker = worker
         worker.start()
         self.start_button.setEnabled(False)
@@ -146,9 +147,15 @@ class LearningCurvePanel(QWidget):
         return worker
 
     def cancel(self) -> None:
-        if self.worker is not None:
+        """Stop the curve: after the current step, or at once while the training libraries still load
+        (it said "Stopping after the current step…" there, of a step that never came, and went on)."""
+        if self.worker is not None and self.worker.is_running():
+            from bertstudio.ui import preload
+
             self.worker.cancel()
-            self.status.setText(self.tr("Stopping after the current step…"))
+            self.cancel_button.setEnabled(False)
+            self.status.setText(self.tr("Stopping after the current step…") if preload.is_ready()
+                                else self.tr("Cancelling: the curve stops before its first run…"))
 
     def cancel_and_wait(self, timeout_ms: int = 30_000) -> bool:
         if self.worker is None:
@@ -195,6 +202,10 @@ class LearningCurvePanel(QWidget):
         self._end()
         self.status.setText(self.tr("The learning curve stopped: {m}").format(m=message))
         self.failed.emit(message)
+
+    def _on_cancelled(self) -> None:
+        self._end()
+        self.status.setText(self.tr("Learning curve cancelled before its first run: nothing was trained."))
 
     def _on_finished(self, curve: Any) -> None:
         self._end()

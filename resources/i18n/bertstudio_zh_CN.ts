@@ -3089,143 +3089,153 @@
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="151"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="157"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="158"/>
+        <source>Cancelling: the curve stops before its first run…</source>
+        <translation>正在取消：学习曲线将在第一次运行之前停止…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="198"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="196"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="203"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="202"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="208"/>
+        <source>Learning curve cancelled before its first run: nothing was trained.</source>
+        <translation>学习曲线在第一次运行之前已取消：没有训练任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="213"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="205"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="216"/>
         <source>Cancelled after %n run(s).</source>
         <translation>
             <numerusform>已在 %n 次运行后取消。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="208"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="219"/>
         <source>%n run(s) done.</source>
         <translation>
             <numerusform>已完成 %n 次运行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="228"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="239"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="237"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="248"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="249"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="260"/>
         <source>The training split has no labelled rows: label some training examples first.</source>
         <translation>训练集没有已标注的行：请先标注一些训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="251"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="262"/>
         <source>Too few labelled rows ({rows}) to hold some out for evaluation: add a dev split, or label at least {least} training rows.</source>
         <translation>已标注的行太少（{rows} 行），无法留出一部分用于评估：请添加验证集，或至少标注 {least} 个训练行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="254"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
         <source>The labelled training rows hold %n class(es): label rows of at least 2 classes.</source>
         <translation>
             <numerusform>已标注的训练行只有 %n 个类别：请标注至少 2 个类别的行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="257"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="268"/>
         <source>Every share of {rows:,} rows is smaller than the {k} classes: label at least {k} rows.</source>
         <translation>{rows:,} 行的每个比例都少于 {k} 个类别：请至少标注 {k} 行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="276"/>
         <source>No dev split: {held:,} of {rows:,} labelled training rows are held out for evaluation.</source>
         <translation>没有验证集：{rows:,} 个已标注训练行中留出 {held:,} 行用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="272"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="283"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="289"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="300"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="293"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="304"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="306"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="298"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="309"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). No clear trend yet: the fit cannot tell how much more labels would help.</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。尚无明显趋势：拟合无法判断更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="316"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="316"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="327"/>
         <source>Answering the same label to every evaluation row scores {base}: the runs are no better than that yet.</source>
         <translation>对每个评估行都回答同一个标签可得 {base}：这些运行目前还不比它好。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="319"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="330"/>
         <source>Runs at three or more sizes are needed to see one.</source>
         <translation>需要在三种或更多数据量下运行才能看出趋势。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="331"/>
         <source>The scores do not rise clearly beyond the spread between seeds.</source>
         <translation>分数的上升没有明显超出随机种子之间的差异。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="327"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="338"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="329"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="340"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="335"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="346"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="336"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="347"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="348"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="359"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -6374,6 +6384,11 @@
         <location filename="../../bertstudio/ui/jobs.py" line="52"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="106"/>
+        <source>Loading the training libraries…</source>
+        <translation>正在加载训练所需的库…</translation>
     </message>
 </context>
 <context>

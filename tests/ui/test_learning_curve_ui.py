@@ -4,6 +4,7 @@ Cancel stops it; the result sentence comes from the fit."""
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 
@@ -196,3 +197,42 @@ def test_a_curve_without_a_clear_trend_forecasts_no_number(qtbot, session, confi
     assert "Doubling" not in text and "range" not in text and "79.9" not in text
     text = panel.describe(_mrpc_curve(200))  # where the runs rise above it, the forecast is said
     assert "Doubling to 400 rows is expected to give 82.7 (+0.2 points; 95% range 80.7 to 84.5)" in text, text
+
+
+def test_cancel_while_the_training_libraries_load_ends_the_curve_at_once(qtbot, session, config_factory, monkeypatch):
+    """Cancel clicked while the preload thread still imported torch & co (5-15 s on a slow laptop): the
+    curve's job waited for the imports deaf to its flag, said "Stopping after the current step…" of a
+    step that never came, kept Cancel enabled, and then ran its first share anyway. Now the wait says
+    what it waits for, Cancel greys and the curve ends cancelled at once, nothing trained."""
+    from bertstudio.ui import preload
+    from bertstudio.ui.worker import ThreadJob
+
+    gate, importing = threading.Event(), threading.Event()
+
+    def slow_imports(modules, took, cancel=None):  # the preload thread at work until the test lets it go
+        importing.set()
+        gate.wait(120)
+
+    preload.ensure_imported()  # the real imports first: nothing imports into the stand-ins below
+    monkeypatch.setattr(preload, "_ready", threading.Event())  # as in a fresh app: nothing imported yet
+    monkeypatch.setattr(preload, "_import_all", slow_imports)
+    thread = preload.preload_in_background()
+    panel = LearningCurvePanel(session, config_factory, fractions=(0.5, 1.0), seeds=(0,))
+    qtbot.addWidget(panel)
+    points: list = []
+    panel._bridge.point.connect(points.append)
+    try:
+        assert importing.wait(10)
+        worker = panel.start()
+        qtbot.waitUntil(lambda: panel.status.text() == "Loading the training libraries…", timeout=10_000)
+        with qtbot.waitSignal(worker.cancelled, timeout=5_000):
+            qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+            assert not panel.cancel_button.isEnabled()
+            assert panel.status.text() == "Cancelling: the curve stops before its first run…"
+        assert not gate.is_set() and not panel.is_running() and points == []
+        assert panel.status.text() == "Learning curve cancelled before its first run: nothing was trained."
+        assert panel.start_button.isEnabled() and not panel.cancel_button.isEnabled()
+    finally:
+        gate.set()
+        thread.join(30)
+        qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)
