@@ -827,7 +827,7 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
 def _model_folder_around(folder: Path) -> Path | None:
     """The model folder (config.json and weights, or an ONNX export) that ``folder`` is or lies
     inside, links followed; None where there is none."""
-    from bertstudio.tasks.model import WEIGHT_FILES
+    from bertstudio.tasks.model import WEIGHT_FILES, is_onnx_export
 
     try:
         here = folder.expanduser().resolve()
@@ -837,7 +837,7 @@ def _model_folder_around(folder: Path) -> Path | None:
         try:
             if (candidate / "config.json").is_file() and any((candidate / w).is_file() for w in WEIGHT_FILES):
                 return candidate
-            if (candidate / "labels.json").is_file() and any(candidate.glob("*.onnx")):
+            if is_onnx_export(candidate):
                 return candidate
         except OSError:
             continue

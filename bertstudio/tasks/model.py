@@ -581,14 +581,19 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     return raw
 
 
+def is_onnx_export(folder: Path) -> bool:
+    """Whether ``folder`` is an ONNX export (train/onnx_export.py): its labels.json beside a .onnx file."""
+    return (folder / "labels.json").is_file() and any(folder.glob("*.onnx"))
+
+
 def _refuse_run_or_export_folder(folder: Path) -> None:
     """A run folder or an ONNX export given where a model folder goes: say which file to give
     (it was "config.json is missing", or a weights error for an export)."""
     if not (folder / "config.json").is_file() and (folder / "model" / "config.json").is_file():
         raise ConfigError("a run folder, not a model folder", path=folder,
                           expected=f"the run's model folder: {folder / 'model'}")
-    onnx = sorted(folder.glob("*.onnx"), key=lambda p: (p.name != "model.onnx", p.name))  # fp32 first: int8 is approximate
-    if onnx and (folder / "labels.json").is_file():  # said for predict and evaluate, and for export-onnx and train
+    if is_onnx_export(folder):  # said for predict and evaluate, and for export-onnx and train
+        onnx = sorted(folder.glob("*.onnx"), key=lambda p: (p.name != "model.onnx", p.name))  # fp32 first: int8 is approximate
         raise ConfigError("an ONNX export, not a model folder", path=folder,
                           expected=f"the model folder it was exported from, a run's model/ folder; or, to "
                                    f"predict or evaluate, its model file {folder / onnx[0].name}")

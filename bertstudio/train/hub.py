@@ -122,6 +122,7 @@ def _read_json(path: Path) -> dict[str, Any]:
 def resolve_source(folder: str | Path) -> PushSource:
     """A run folder (its ``model/`` goes up), a model folder, or an ONNX export folder."""
     from bertstudio.data.regular_file import check_folder_files
+    from bertstudio.tasks.model import is_onnx_export
 
     folder = Path(folder).expanduser()
     if not folder.is_dir():  # it said "nothing to push here" of a folder that is not there
@@ -133,7 +134,7 @@ def resolve_source(folder: str | Path) -> PushSource:
             raise ConfigError("the run's model/ folder is a symbolic link, which is not pushed", path=folder / "model",
                               expected="the model folder itself (push that folder, or copy it into the run)")
         return PushSource(folder / "model", folder, config=_read_json(folder / "model" / "config.json"))
-    if (folder / "labels.json").is_file() and any(folder.glob("*.onnx")):
+    if is_onnx_export(folder):
         run = folder.parent if (folder.parent / "config.toml").is_file() else None
         return PushSource(folder, run, onnx=True, config=_read_json(folder / "config.json"), meta=_read_json(folder / "labels.json"))
     if (folder / "config.json").is_file():
