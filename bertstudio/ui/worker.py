@@ -68,12 +68,17 @@ def after_imports(fn: Callable[[], Any], cancel: threading.Event,
     kept the process alive after Quit until the imports were done (ThreadJob.wait_all waited
     for them), and the estimate then timed the computer for a project already closed."""
     def run() -> Any:
-        from bertstudio.ui.preload import ensure_imported
-
-        if not ensure_imported(cancel=_Either(cancel, ThreadJob.quitting), waiting=waiting):  # type: ignore[arg-type]
-            return None
-        return fn()
+        return fn() if imports_in(cancel, waiting) else None
     return run
+
+
+def imports_in(cancel: threading.Event, waiting: Callable[[], None] | None = None) -> bool:
+    """On a job's thread: torch & co imported under the one lock (preload.ensure_imported), ``waiting``
+    called before a wait; False, at once, when ``cancel`` or the app's quit (ThreadJob.quitting)
+    came first. Every job that uses torch waits here: heavy ThreadJobs and the training run."""
+    from bertstudio.ui.preload import ensure_imported
+
+    return ensure_imported(cancel=_Either(cancel, ThreadJob.quitting), waiting=waiting)  # type: ignore[arg-type]
 
 
 class _Body(QObject):
@@ -309,9 +314,7 @@ class TrainingWorker(QObject):
         for; False when the run was cancelled first. Waited for without the flag, a Quit while the preload
         thread was still importing (5-15 s on a slow laptop) hid the window and left the process running,
         the project locked, until the imports were done."""
-        from bertstudio.ui.preload import ensure_imported
-
-        return ensure_imported(cancel=self._cancel, waiting=lambda: self._on_event(PhaseChanged("importing"), None))
+        return imports_in(self._cancel, waiting=lambda: self._on_event(PhaseChanged("importing"), None))
 
     def _run(self) -> Any:
         if not self._imported():  # ends as the engine's run cancelled before its first step: nothing written
