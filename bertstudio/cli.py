@@ -828,20 +828,11 @@ def _model_folder_around(folder: Path) -> Path | None:
     """The model folder (config.json and weights, or an ONNX export) that ``folder`` is or lies
     inside, links followed; None where there is none."""
     from bertstudio.tasks.model import WEIGHT_FILES, is_onnx_export
+    from bertstudio.train.rundir import folder_around
 
-    try:
-        here = folder.expanduser().resolve()
-    except (OSError, RuntimeError):
-        return None
-    for candidate in (here, *here.parents):
-        try:
-            if (candidate / "config.json").is_file() and any((candidate / w).is_file() for w in WEIGHT_FILES):
-                return candidate
-            if is_onnx_export(candidate):
-                return candidate
-        except OSError:
-            continue
-    return None
+    return folder_around(folder, lambda candidate: (
+        (candidate / "config.json").is_file() and any((candidate / w).is_file() for w in WEIGHT_FILES))
+        or is_onnx_export(candidate))
 
 
 def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str], glue_task: str | None,

@@ -51,7 +51,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Collection, Iterable, Mapping
+from typing import Any, Callable, Collection, Iterable, Mapping
 
 from bertstudio.data import atomic
 from bertstudio.data.atomic import (atomic_write_text, check_folder_path, file_in_use, remove_leftovers,
@@ -382,19 +382,31 @@ def run_folder_around(folder: str | os.PathLike[str]) -> Path | None:
     folder further down), a run whose history is damaged (:func:`run_damage`) included; None where
     neither ``folder`` nor any folder above it holds a run. Links are followed: a link into a run
     writes into the run."""
+    def holds_run(candidate: Path) -> bool:
+        if not os.path.lexists(candidate / CONFIG):  # no run's settings: no run (and nothing read)
+            return False
+        try:
+            saved = read_config(candidate)
+        except (ConfigError, DataError, OSError):
+            return False  # a damaged or unreadable config.toml proves no run (check_output_dir's rule)
+        return saved is not None and (is_run_folder(candidate, saved) or run_damage(candidate, saved) is not None)
+
+    return folder_around(folder, holds_run)
+
+
+def folder_around(folder: str | os.PathLike[str], is_it: Callable[[Path], bool]) -> Path | None:
+    """The nearest of ``folder`` (links followed) and the folders above it for which ``is_it`` holds
+    (a folder it cannot read is not it); None where none is."""
     try:
         here = Path(folder).expanduser().resolve()
     except (OSError, RuntimeError):
         return None
     for candidate in (here, *here.parents):
-        if not os.path.lexists(candidate / CONFIG):  # no run's settings: no run (and nothing read)
-            continue
         try:
-            saved = read_config(candidate)
-        except (ConfigError, DataError, OSError):
-            continue  # a damaged or unreadable config.toml proves no run (check_output_dir's rule)
-        if saved is not None and (is_run_folder(candidate, saved) or run_damage(candidate, saved) is not None):
-            return candidate
+            if is_it(candidate):
+                return candidate
+        except OSError:
+            continue
     return None
 
 
